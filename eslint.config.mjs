@@ -1,0 +1,65 @@
+import js from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const communityRecommended = n8nCommunityNodesPlugin.configs.recommended;
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs'] },
+	// The published package: n8n's community rules, plus eslint-plugin-n8n-nodes-base's
+	// `community`, `credentials` and `nodes` rule sets where each applies.
+	{
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommended, communityRecommended],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: {
+			'no-console': 'error',
+			'prefer-spread': 'off',
+		},
+	},
+	{
+		files: ['package.json'],
+		extends: [communityRecommended],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { ...n8nNodesBase.configs.community.rules },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			// Same exceptions as n8n's own community-node lint setup (@n8n/node-cli).
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			// Same exceptions as n8n's own community-node lint setup (@n8n/node-cli): these two predate
+			// NodeConnectionTypes, which the community rules require instead of string literals.
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+		},
+	},
+	// Tests, sandbox, harness and scripts run in Node, not inside n8n: plain TypeScript rules.
+	{
+		files: ['test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommended],
+		languageOptions: { globals: { ...globals.node, ...globals.jest } },
+		rules: {
+			'@typescript-eslint/no-require-imports': 'off',
+		},
+	},
+	{
+		files: ['**/*.js'],
+		extends: [js.configs.recommended],
+		languageOptions: { globals: globals.node, sourceType: 'commonjs' },
+	},
+);

@@ -1,0 +1,55 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { getAdObjects } from '../shared/methods/adObjects';
+import { baseUrlExpression } from '../shared/transport/baseUrl';
+import { advertisedObjectDescription } from './resources/advertisedObject';
+import { legacyReportDescription } from './resources/legacyReport';
+import { statisticDescription } from './resources/statistic';
+import { executeStatisticGetAll } from './resources/statistic/getAll';
+
+export class AdCabinetStats implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet Stats',
+		name: 'adCabinetStats',
+		icon: { light: 'file:adCabinetStats.svg', dark: 'file:adCabinetStats.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Get ad statistics, the legacy report and advertised objects from the Ad Cabinet API',
+		defaults: { name: 'Ad Cabinet Stats' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		requestDefaults: {
+			baseURL: baseUrlExpression('base'),
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'statistic',
+				options: [
+					{ name: 'Advertised Object', value: 'advertisedObject' },
+					{ name: 'Legacy Report', value: 'legacyReport' },
+					{ name: 'Statistic', value: 'statistic' },
+				],
+			},
+			...statisticDescription,
+			...legacyReportDescription,
+			...advertisedObjectDescription,
+		],
+	};
+
+	customOperations = {
+		statistic: { getAll: executeStatisticGetAll },
+	};
+
+	methods = {
+		loadOptions: { getAdObjects },
+	};
+}

@@ -1,0 +1,156 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { readDate } from '../../../shared/dates';
+import { invalidInput, listOf } from '../../../shared/validation';
+
+const show = { resource: ['legacyReport'], operation: ['get'] };
+
+export const LEGACY_DISABLED_ON = '2026-02-28';
+export const LEGACY_NOTICE =
+	'The legacy report is deprecated and is disabled on 28.02.2026. Use Statistic → Get Many instead: it has the same figures, finer periods and paging.';
+
+/** spec 4.2: `group_time` codes. */
+const GROUP_TIME = { day: 1, month: 2, week: 3, year: 4 } as const;
+
+export const legacyReportGetDescription: INodeProperties[] = [
+	{
+		displayName: LEGACY_NOTICE,
+		name: 'legacyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Date From',
+		name: 'dateFrom',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Date To',
+		name: 'dateTo',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Group Time',
+		name: 'groupTime',
+		type: 'options',
+		default: 'day',
+		displayOptions: { show },
+		options: [
+			{ name: 'Day', value: 'day' },
+			{ name: 'Month', value: 'month' },
+			{ name: 'Week', value: 'week' },
+			{ name: 'Year', value: 'year' },
+		],
+	},
+	{
+		displayName: 'Groupings',
+		name: 'groupings',
+		type: 'multiOptions',
+		default: ['date'],
+		displayOptions: { show },
+		description: 'Split the report by these dimensions',
+		options: [
+			{ name: 'Account', value: 'account' },
+			{ name: 'Ad', value: 'campaign', description: 'The API calls this grouping "campaign"' },
+			{ name: 'Date', value: 'date', description: 'By the Group Time unit' },
+			{ name: 'Object', value: 'object' },
+			{ name: 'Partner', value: 'partner' },
+			{ name: 'Platform', value: 'platform' },
+			{ name: 'Sub-Client', value: 'sub_client' },
+		],
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Account UIDs',
+				name: 'accountUids',
+				type: 'string',
+				default: '',
+				description: 'Only these cabinets, separated by commas',
+			},
+			{
+				displayName: 'Campaign IDs',
+				name: 'campaignIds',
+				type: 'string',
+				default: '',
+				description: 'Only these campaigns, separated by commas',
+			},
+			{
+				displayName: 'Object Names or IDs',
+				name: 'objects',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getAdObjects' },
+				default: [],
+				description:
+					'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+		],
+	},
+];
+
+/** Builds the spec 4.2 body, with its fixed fields, from the parameters; refuses bad input first. */
+export async function buildLegacyReportBody(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex();
+	const timeZone = this.getTimezone();
+	const rawFrom = this.getNodeParameter('dateFrom') as unknown;
+	const rawTo = this.getNodeParameter('dateTo') as unknown;
+	const from = readDate(rawFrom, timeZone);
+	const to = readDate(rawTo, timeZone);
+	if (!from) throw invalidInput(node, 'Date From', 'must be a date such as 2026-01-01', itemIndex, rawFrom);
+	if (!to) throw invalidInput(node, 'Date To', 'must be a date such as 2026-01-31', itemIndex, rawTo);
+	if (from.ms > to.ms) throw invalidInput(node, 'Date From', 'must not be after Date To', itemIndex, rawFrom);
+	const groupTime = GROUP_TIME[this.getNodeParameter('groupTime') as keyof typeof GROUP_TIME];
+	const filters = this.getNodeParameter('filters', {}) as IDataObject;
+	const campaigns = listOf(filters.campaignIds).map((id) => {
+		const n = Number(id);
+		if (!Number.isInteger(n) || n <= 0) {
+			throw invalidInput(node, 'Campaign IDs', 'must be whole numbers separated by commas', itemIndex, id);
+		}
+		return n;
+	});
+	const groupings = listOf(this.getNodeParameter('groupings', [])).map((name) => {
+		// spec 4.2: the date grouping carries the group_time value, account carries type 1.
+		if (name === 'date') return { name, type: groupTime };
+		if (name === 'account') return { name, type: 1 };
+		return { name };
+	});
+	options.body = {
+		date: { date_from: from.iso.slice(0, 10), date_to: to.iso.slice(0, 10) },
+		platform: [10],
+		partner: [2],
+		campaign: campaigns,
+		group_time: groupTime,
+		groupings,
+		object: listOf(filters.objects),
+		sub_client: [],
+		type_cab: null,
+		currency: 'RUB',
+		account_uids: listOf(filters.accountUids),
+	};
+}
+
+/** After the switch-off date every failure of this endpoint is explained in the notice's words. */
+export function legacyReportHint(): string | undefined {
+	return new Date().toISOString().slice(0, 10) > LEGACY_DISABLED_ON ? LEGACY_NOTICE : undefined;
+}

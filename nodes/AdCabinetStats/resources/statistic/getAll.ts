@@ -1,0 +1,223 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { MAX_PAGE_SIZE } from '../../../shared/constants';
+import { presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
+import {
+	adObjectsField,
+	cabinetIdsField,
+	currencyField,
+	groupingField,
+	numericValuesField,
+	periodUnitField,
+} from '../../../shared/stats/fields';
+import { fetchStats } from '../../../shared/stats/fetch';
+import { checkStatsQuery, STATS_FIELD_NAMES, type StatsQuery } from '../../../shared/stats/query';
+import { numericRow } from '../../../shared/stats/rows';
+import type { Grouping } from '../../../shared/stats/spec';
+import { asNodeError, errorItem } from '../../../shared/errorItem';
+import { invalidInput, listOf } from '../../../shared/validation';
+
+const show = { resource: ['statistic'], operation: ['getAll'] };
+
+export const statisticGetAllDescription: INodeProperties[] = [
+	{
+		displayName: 'Period',
+		name: 'period',
+		type: 'options',
+		default: 'last7Days',
+		displayOptions: { show },
+		description: 'Time range of the statistics, in the workflow\'s timezone',
+		options: [
+			{ name: 'Custom', value: 'custom', description: 'Set Period From and Period To' },
+			{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before' },
+			{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before' },
+			{ name: 'Last Month', value: 'lastMonth' },
+			{ name: 'This Month', value: 'thisMonth' },
+			{ name: 'Today', value: 'today' },
+			{ name: 'Yesterday', value: 'yesterday' },
+		],
+	},
+	{
+		displayName: 'Period From',
+		name: 'periodFrom',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show: { ...show, period: ['custom'] } },
+		description: 'Start of the period, e.g. {{ $today.minus({ days: 7 }) }}',
+	},
+	{
+		displayName: 'Period To',
+		name: 'periodTo',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show: { ...show, period: ['custom'] } },
+		description: 'End of the period, e.g. {{ $now }}',
+	},
+	{ ...periodUnitField, displayOptions: { show } },
+	{ ...groupingField, displayOptions: { show } },
+	{ ...currencyField, displayOptions: { show } },
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show },
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { ...show, returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [adObjectsField, cabinetIdsField],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Include Column Metadata',
+				name: 'includeColumns',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add the API\'s column list (key and type of every field) to the first item, under "columns"',
+			},
+			numericValuesField,
+			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'options',
+				default: 'period',
+				options: [
+					{ name: 'Oldest First', value: 'period' },
+					{ name: 'Newest First', value: '-period' },
+				],
+			},
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				default: MAX_PAGE_SIZE,
+				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+				description: 'Rows per request, at most 500 (spec 4.1). Smaller pages only help with slow connections.',
+			},
+		],
+	},
+];
+
+function isWholeNumberIn(value: unknown, min: number, max: number): boolean {
+	return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+/** Reads and checks the Statistics parameters of one item into a spec 4.1 query. */
+function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
+	const node = ctx.getNode();
+	const timeZone = ctx.getTimezone();
+	const period = ctx.getNodeParameter('period', i) as PeriodPreset | 'custom';
+	let from: string;
+	let to: string;
+	if (period === 'custom') {
+		const rawFrom = ctx.getNodeParameter('periodFrom', i) as unknown;
+		const rawTo = ctx.getNodeParameter('periodTo', i) as unknown;
+		const parsedFrom = readDate(rawFrom, timeZone);
+		const parsedTo = readDate(rawTo, timeZone);
+		if (!parsedFrom) {
+			throw invalidInput(node, STATS_FIELD_NAMES.from, rawFrom === '' ? 'is required' : 'must be a date such as 2026-11-01 or 2026-11-01T00:00:00', i, rawFrom === '' ? undefined : rawFrom);
+		}
+		if (!parsedTo) {
+			throw invalidInput(node, STATS_FIELD_NAMES.to, rawTo === '' ? 'is required' : 'must be a date such as 2026-11-30 or 2026-11-30T23:59:59', i, rawTo === '' ? undefined : rawTo);
+		}
+		from = parsedFrom.iso;
+		to = parsedTo.iso;
+	} else {
+		({ from, to } = presetRange(period, now, timeZone));
+	}
+	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const query: StatsQuery = {
+		period_from: from,
+		period_to: to,
+		period_grouping_unit: ctx.getNodeParameter('periodGroupingUnit', i) as string,
+		currency_code: ctx.getNodeParameter('currency', i) as string,
+		order_by: (options.order as string | undefined) ?? 'period',
+	};
+	const grouping = listOf(ctx.getNodeParameter('grouping', i, [])) as Grouping[];
+	if (grouping.length) query.grouping = grouping;
+	const cabinets = listOf(filters.cabinetIds);
+	if (cabinets.length) query.platform_cabinet_ids = cabinets;
+	const objects = listOf(filters.adObjects);
+	if (objects.length) query.ad_objects = objects;
+	checkStatsQuery(node, query, { fromMs: Date.parse(from), toMs: Date.parse(to), now }, i);
+
+	const returnAll = ctx.getNodeParameter('returnAll', i) as boolean;
+	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', i) as number);
+	if (!returnAll && !isWholeNumberIn(limit, 1, Number.MAX_SAFE_INTEGER)) {
+		throw invalidInput(node, 'Limit', 'must be a whole number of at least 1', i, limit);
+	}
+	const pageSize = (options.pageSize as number | undefined) ?? MAX_PAGE_SIZE;
+	if (!isWholeNumberIn(pageSize, 1, MAX_PAGE_SIZE)) {
+		throw invalidInput(node, 'Page Size', `must be a whole number from 1 to ${MAX_PAGE_SIZE} (spec 4.1)`, i, pageSize);
+	}
+	return {
+		query,
+		limit,
+		pageSize,
+		numeric: options.numericValues !== false,
+		includeColumns: options.includeColumns === true,
+	};
+}
+
+/**
+ * Statistics → Get Many runs as a custom operation rather than through declarative routing: a
+ * Return All can bring hundreds of thousands of rows, and RoutingNode spreads a whole result into
+ * one push() call, which overflows the stack past roughly 120,000 items.
+ */
+export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const out: INodeExecutionData[] = [];
+	const now = new Date();
+	for (let i = 0; i < items.length; i++) {
+		const pairedItem = { item: i };
+		const first = out.length;
+		let caught: unknown;
+		try {
+			const { query, limit, pageSize, numeric, includeColumns } = readQuery(this, i, now);
+			const result = await fetchStats.call(this, query, {
+				pageSize,
+				maxRows: limit,
+				itemIndex: i,
+				onRows: (rows) => {
+					for (const row of rows) out.push({ json: numeric ? numericRow(row) : row, pairedItem });
+				},
+			});
+			if (includeColumns && out.length > first && result.columns) {
+				out[first].json = { ...out[first].json, columns: result.columns };
+			}
+			continue;
+		} catch (error) {
+			caught = error;
+		}
+		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, i);
+		// A failed item yields its error alone, never a silently partial set of rows.
+		out.length = first;
+		out.push(errorItem(caught, i));
+	}
+	return [out];
+}

@@ -1,0 +1,249 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { readDate } from '../shared/dates';
+import { getAdObjects } from '../shared/methods/adObjects';
+import { fetchStats } from '../shared/stats/fetch';
+import { maxPeriodMs } from '../shared/stats/periods';
+import {
+	adObjectsField,
+	cabinetIdsField,
+	currencyField,
+	groupingField,
+	numericValuesField,
+	periodUnitField,
+} from '../shared/stats/fields';
+import { checkStatsQuery, type StatsQuery } from '../shared/stats/query';
+import { numericRow } from '../shared/stats/rows';
+import {
+	FINE_UNIT_HISTORY_DAYS,
+	FINE_UNIT_MAX_SPAN_DAYS,
+	FINE_UNITS,
+	type Grouping,
+	type PeriodUnit,
+} from '../shared/stats/spec';
+import { invalidInput, listOf } from '../shared/validation';
+import {
+	applyPoll,
+	newState,
+	settledBefore,
+	shortHash,
+	type EmitMode,
+	type PollSettings,
+	type TriggerState,
+} from './pollState';
+
+const MINUTE = 60_000;
+const DAY = 1440 * MINUTE;
+/** Rows returned by "Fetch Test Event": enough to see the shape, few enough to read. */
+const MANUAL_SAMPLE = 5;
+
+function defaultSettleMinutes(unit: PeriodUnit): number {
+	return FINE_UNITS.has(unit) ? 15 : 60;
+}
+
+export class AdCabinetStatsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet Stats Trigger',
+		name: 'adCabinetStatsTrigger',
+		icon: { light: 'file:adCabinetStatsTrigger.svg', dark: 'file:adCabinetStatsTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Every " + $parameter["periodGroupingUnit"] + " row"}}',
+		description: 'Starts the workflow with each new statistics row from the Ad Cabinet API',
+		defaults: { name: 'Ad Cabinet Stats Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: [
+			{
+				displayName:
+					'Each row is emitted once its period has ended and settled (or on every change, if chosen). The state lives in the workflow, so restarts and queue mode neither lose nor repeat rows.',
+				name: 'triggerNotice',
+				type: 'notice',
+				default: '',
+			},
+			periodUnitField,
+			groupingField,
+			{
+				displayName: 'Emit',
+				name: 'emit',
+				type: 'options',
+				default: 'completed',
+				options: [
+					{
+						name: 'Completed Periods',
+						value: 'completed',
+						description: 'Each row once, after its period has ended plus the settle delay',
+					},
+					{
+						name: 'Every Change',
+						value: 'everyChange',
+						description: 'A row when first seen, and again whenever its figures change',
+					},
+				],
+			},
+			{
+				displayName: 'Start From',
+				name: 'startFrom',
+				type: 'options',
+				default: 'now',
+				options: [
+					{ name: 'Now', value: 'now', description: 'Emit nothing from before activation' },
+					{ name: 'Date', value: 'date', description: 'Emit history from a date first (backfill)' },
+				],
+			},
+			{
+				displayName: 'Start Date',
+				name: 'startDate',
+				type: 'dateTime',
+				default: '',
+				required: true,
+				displayOptions: { show: { startFrom: ['date'] } },
+				description:
+					'Rows of periods starting at or after this date are emitted first. Hour and minute units only have the last 5 days.',
+			},
+			currencyField,
+			numericValuesField,
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [adObjectsField, cabinetIdsField],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Settle Delay (Minutes)',
+						name: 'settleMinutes',
+						type: 'number',
+						default: 60,
+						typeOptions: { minValue: 0 },
+						description:
+							'How long after a period ends its figures are taken as final. Default: 60 for day, week, month and year; 15 for finer units.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		loadOptions: { getAdObjects },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const node = this.getNode();
+		const now = new Date();
+		const nowMs = now.getTime();
+		const unit = this.getNodeParameter('periodGroupingUnit') as PeriodUnit;
+		const grouping = listOf(this.getNodeParameter('grouping', [])) as Grouping[];
+		const emitMode = this.getNodeParameter('emit') as EmitMode;
+		const filters = this.getNodeParameter('filters', {}) as IDataObject;
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const numeric = this.getNodeParameter('numericValues', true) as boolean;
+		const settleMinutes = (options.settleMinutes as number | undefined) ?? defaultSettleMinutes(unit);
+		if (typeof settleMinutes !== 'number' || !(settleMinutes >= 0)) {
+			throw invalidInput(node, 'Settle Delay (Minutes)', 'must be a number of minutes, 0 or more', 0, settleMinutes);
+		}
+		const settings: PollSettings = { unit, grouping, emit: emitMode, settleMs: settleMinutes * MINUTE };
+		const base: StatsQuery = {
+			period_from: '',
+			period_to: '',
+			period_grouping_unit: unit,
+			currency_code: this.getNodeParameter('currency') as string,
+			order_by: 'period',
+		};
+		if (grouping.length) base.grouping = grouping;
+		const cabinets = listOf(filters.cabinetIds);
+		if (cabinets.length) base.platform_cabinet_ids = cabinets;
+		const objects = listOf(filters.adObjects);
+		if (objects.length) base.ad_objects = objects;
+
+		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> => {
+			const rows: IDataObject[] = [];
+			// spec 4.1 rule 1: fine units may span at most 2 days per request.
+			const step = FINE_UNITS.has(unit) ? FINE_UNIT_MAX_SPAN_DAYS * DAY : Infinity;
+			for (let from = fromMs; from < toMs; from += step) {
+				const to = Math.min(toMs, from + step);
+				const query: StatsQuery = {
+					...base,
+					period_from: new Date(from).toISOString(),
+					period_to: new Date(to).toISOString(),
+				};
+				checkStatsQuery(node, query, { fromMs: from, toMs: to, now }, 0);
+				await fetchStats.call(this, query, {
+					onRows: (page) => {
+						for (const row of page) rows.push(row);
+					},
+				});
+			}
+			return rows;
+		};
+		const oldestAvailable = FINE_UNITS.has(unit) ? nowMs - FINE_UNIT_HISTORY_DAYS * DAY + MINUTE : -Infinity;
+		const shape = (rows: IDataObject[]) =>
+			rows.map((row) => ({ json: numeric ? numericRow(row) : row }));
+
+		if (this.getMode() === 'manual') {
+			// "Fetch Test Event": the latest settled rows, without touching the stored state.
+			// Three of the longest periods back (plus settling) always hold the latest settled period.
+			const from = Math.max(oldestAvailable, nowMs - 3 * (settings.settleMs + maxPeriodMs(unit)));
+			const probe = applyPoll(newState('', from, false), await fetchWindow(from, nowMs), nowMs, {
+				...settings,
+				emit: 'completed',
+			});
+			const latest = probe.emit.slice(-MANUAL_SAMPLE);
+			return latest.length ? [shape(latest)] : null;
+		}
+
+		const fingerprint = shortHash(JSON.stringify([base, emitMode]));
+		const staticData = this.getWorkflowStaticData('node');
+		let state = staticData.adCabinetStats as TriggerState | undefined;
+		if (!state || state.v !== 1 || state.q !== fingerprint) {
+			const startFrom = this.getNodeParameter('startFrom') as 'now' | 'date';
+			if (startFrom === 'date') {
+				const raw = this.getNodeParameter('startDate') as unknown;
+				const start = readDate(raw, this.getTimezone());
+				if (!start) throw invalidInput(node, 'Start Date', 'must be a date such as 2026-11-01', 0, raw);
+				if (start.ms < oldestAvailable) {
+					throw invalidInput(
+						node,
+						'Start Date',
+						`with the unit "${unit}" data exists only for the last ${FINE_UNIT_HISTORY_DAYS} days (spec 4.1), so it must not be before ${new Date(oldestAvailable).toISOString()}`,
+						0,
+						raw,
+					);
+				}
+				state = newState(fingerprint, start.ms, false);
+			} else {
+				// Look back one whole period so that what is already settled is recorded, not emitted.
+				state = newState(fingerprint, settledBefore(nowMs, settings), true);
+			}
+		}
+		let fromMs = state.wm;
+		if (fromMs < oldestAvailable) {
+			this.logger.warn(
+				`Ad Cabinet Stats Trigger: rows before ${new Date(oldestAvailable).toISOString()} are no longer available for the unit "${unit}" and were skipped`,
+			);
+			fromMs = oldestAvailable;
+		}
+		const rows = fromMs < nowMs ? await fetchWindow(fromMs, nowMs) : [];
+		const { emit, next } = applyPoll(state, rows, nowMs, settings);
+		// The whole window arrived: only now is the state moved on.
+		staticData.adCabinetStats = next as unknown as IDataObject;
+		return emit.length ? [shape(emit)] : null;
+	}
+}

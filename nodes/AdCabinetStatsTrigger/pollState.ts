@@ -1,0 +1,99 @@
+import type { IDataObject } from 'n8n-workflow';
+import { maxPeriodMs, periodEndMs } from '../shared/stats/periods';
+import { rowKey } from '../shared/stats/rows';
+import { METRIC_FIELDS, type Grouping, type PeriodUnit } from '../shared/stats/spec';
+
+/**
+ * What the trigger remembers between polls, in the workflow's static data (so it survives restarts
+ * and works in queue mode). It stays a few hundred bytes in "completed periods" mode and grows only
+ * with the rows of periods still open in "every change" mode; nothing accumulates over time.
+ */
+export interface TriggerState {
+	v: 1;
+	/** Fingerprint of the settings the state belongs to; other settings start afresh. */
+	q: string;
+	/** Every period that starts before this instant (ms) has been handled. */
+	wm: number;
+	/** The next poll only records what it sees, emitting nothing (Start From = Now). */
+	baseline?: boolean;
+	/** "Every change": row key hash → metrics hash, for rows of periods still open. */
+	open?: Record<string, string>;
+}
+
+export type EmitMode = 'completed' | 'everyChange';
+
+export interface PollSettings {
+	unit: PeriodUnit;
+	grouping: Grouping[];
+	emit: EmitMode;
+	settleMs: number;
+}
+
+/** 32-bit FNV-1a, base 36: short, stable keys for the state. */
+export function shortHash(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return (hash >>> 0).toString(36);
+}
+
+function metricsHash(row: IDataObject): string {
+	let text = '';
+	for (const field of METRIC_FIELDS) text += `${String(row[field] ?? '')}|`;
+	return shortHash(text);
+}
+
+export function newState(fingerprint: string, startMs: number, baseline: boolean): TriggerState {
+	return baseline ? { v: 1, q: fingerprint, wm: startMs, baseline: true } : { v: 1, q: fingerprint, wm: startMs };
+}
+
+/** Every period starting before this instant has ended and settled by `nowMs`. */
+export function settledBefore(nowMs: number, settings: PollSettings): number {
+	return nowMs - settings.settleMs - maxPeriodMs(settings.unit);
+}
+
+export interface PollOutcome {
+	emit: IDataObject[];
+	next: TriggerState;
+}
+
+/**
+ * Decides, from the rows of the window [state.wm, now] (in period order), which rows to emit and
+ * what to remember. Pure: the caller stores `next` only after the whole window was fetched, so a
+ * failed poll changes nothing.
+ */
+export function applyPoll(
+	state: TriggerState,
+	rows: IDataObject[],
+	nowMs: number,
+	settings: PollSettings,
+): PollOutcome {
+	const emit: IDataObject[] = [];
+	const everyChange = settings.emit === 'everyChange';
+	const open: Record<string, string> = {};
+	let wm = Math.max(state.wm, settledBefore(nowMs, settings));
+	for (const row of rows) {
+		const period = String(row.period_date);
+		const start = Date.parse(period);
+		if (!(start >= state.wm)) continue;
+		const end = periodEndMs(period, settings.unit);
+		const settled = end + settings.settleMs <= nowMs;
+		if (settled) {
+			if (end > wm) wm = end;
+			if (!everyChange) {
+				emit.push(row);
+				continue;
+			}
+		}
+		if (!everyChange) continue;
+		const key = shortHash(rowKey(row, settings.grouping));
+		const hash = metricsHash(row);
+		if (state.open?.[key] !== hash) emit.push(row);
+		if (!settled) open[key] = hash;
+	}
+	const next: TriggerState = { v: 1, q: state.q, wm };
+	if (everyChange && Object.keys(open).length) next.open = open;
+	return { emit: state.baseline ? [] : emit, next };
+}

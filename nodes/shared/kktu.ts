@@ -1,0 +1,111 @@
+import type {
+	IExecuteSingleFunctions,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { PATHS } from './constants';
+import { apiRequest, type RequestContext } from './transport/request';
+
+/** spec 2.8: a KKTU classifier node. */
+export interface KktuNode {
+	id: string;
+	tree_id?: number;
+	code: string;
+	name: string;
+	children?: KktuNode[];
+}
+
+/** A KKTU node with its place in the tree (what the KKTU node's Get Many outputs). */
+export interface FlatKktuNode {
+	id: string;
+	tree_id?: number;
+	code: string;
+	name: string;
+	/** 1 for roots; spec 4.10: only level 3 may be used on an ad. */
+	level: number;
+	/** Names from the root down to this node. */
+	path: string[];
+	selectable: boolean;
+}
+
+/** spec 4.10: `kktu_ids` takes the id of a node on the third nesting level. */
+export const SELECTABLE_KKTU_LEVEL = 3;
+
+export async function fetchKktuTree(this: RequestContext, itemIndex?: number): Promise<KktuNode[]> {
+	const body = (await apiRequest.call(this, {
+		api: 'client',
+		method: 'GET',
+		path: PATHS.kktu,
+		itemIndex,
+	})) as { items?: KktuNode[] } | KktuNode[] | undefined;
+	if (Array.isArray(body)) return body;
+	return Array.isArray(body?.items) ? body.items : [];
+}
+
+/** Depth-first, parents before children, in the API's order. */
+export function flattenKktu(tree: KktuNode[]): FlatKktuNode[] {
+	const out: FlatKktuNode[] = [];
+	const walk = (nodes: KktuNode[], level: number, path: string[]) => {
+		for (const node of nodes) {
+			const nodePath = [...path, node.name];
+			out.push({
+				id: String(node.id),
+				...(node.tree_id !== undefined ? { tree_id: node.tree_id } : {}),
+				code: node.code,
+				name: node.name,
+				level,
+				path: nodePath,
+				selectable: level === SELECTABLE_KKTU_LEVEL,
+			});
+			if (Array.isArray(node.children) && node.children.length) walk(node.children, level + 1, nodePath);
+		}
+	};
+	walk(tree, 1, []);
+	return out;
+}
+
+/** Case-insensitive match on name, code or path. */
+export function matchesKktu(node: FlatKktuNode, search: string | undefined): boolean {
+	if (!search) return true;
+	const needle = search.trim().toLowerCase();
+	return (
+		node.code.toLowerCase().startsWith(needle) ||
+		node.name.toLowerCase().includes(needle) ||
+		node.path.join(' / ').toLowerCase().includes(needle)
+	);
+}
+
+function label(node: FlatKktuNode): string {
+	return `${node.code} ${node.path.join(' / ')}`;
+}
+
+/** Dropdown of the selectable (third-level) KKTU nodes. */
+export async function getKktuOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return flattenKktu(await fetchKktuTree.call(this))
+		.filter((node) => node.selectable)
+		.map((node) => ({ name: label(node), value: node.id, description: node.name }));
+}
+
+/** Searchable list of the selectable KKTU nodes, for a resource locator. */
+export async function searchKktu(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const results = flattenKktu(await fetchKktuTree.call(this))
+		.filter((node) => node.selectable && matchesKktu(node, filter))
+		.map((node) => ({ name: label(node), value: node.id }));
+	return { results };
+}
+
+/**
+ * The level of a KKTU id, read from the tree, or undefined when the id is not in it. Used to refuse
+ * a first- or second-level id before an ad is created or edited (spec 4.10).
+ */
+export async function kktuLevelOf(
+	this: IExecuteSingleFunctions,
+	id: string,
+): Promise<FlatKktuNode | undefined> {
+	const flat = flattenKktu(await fetchKktuTree.call(this, this.getItemIndex()));
+	return flat.find((node) => node.id === id);
+}

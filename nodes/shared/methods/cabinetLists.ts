@@ -1,0 +1,54 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { PATHS } from '../constants';
+import { apiRequest } from '../transport/request';
+
+/**
+ * Dropdowns fed by one cabinet's records. They read the cabinet from the node's `accountId`
+ * parameter (the spec's `account_id`), so the list follows the cabinet chosen in the same node.
+ */
+function cabinetOf(ctx: ILoadOptionsFunctions): string {
+	const value = ctx.getCurrentNodeParameter('accountId', { extractValue: true }) as unknown;
+	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+}
+
+/** spec 4.11: the cabinet's pixel tag events, by `ext_event_id` (what an ad links to). */
+export async function getPixelEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const accountId = cabinetOf(this);
+	if (!accountId) return [];
+	const body = (await apiRequest.call(this, {
+		api: 'client',
+		method: 'GET',
+		path: PATHS.pixelEvents,
+		qs: { account_id: accountId },
+	})) as { items?: IDataObject[] } | undefined;
+	return (body?.items ?? []).map((event) => ({
+		name: `${String(event.title)} (${String(event.ext_event_id)})`,
+		value: String(event.ext_event_id),
+		description: `${String(event.type)}, ${String(event.status)}`,
+	}));
+}
+
+/** spec 4.11: the pixel event types (`page_view`, `purchase`, `custom`, …). */
+export async function getPixelEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const body = (await apiRequest.call(this, {
+		api: 'client',
+		method: 'GET',
+		path: PATHS.pixelEventTypes,
+	})) as { items?: IDataObject[] } | undefined;
+	return (body?.items ?? []).map((type) => ({ name: String(type.label ?? type.type), value: String(type.type) }));
+}
+
+/** spec 4.12: the cabinet's phone-number audiences, by `ext_id`. */
+export async function getAudiences(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const accountId = cabinetOf(this);
+	if (!accountId) return [];
+	const body = (await apiRequest.call(this, {
+		api: 'client',
+		method: 'GET',
+		path: PATHS.audiencesList(accountId),
+	})) as IDataObject[] | undefined;
+	return (Array.isArray(body) ? body : []).map((audience) => ({
+		name: String(audience.title),
+		value: Number(audience.ext_id),
+	}));
+}

@@ -1,0 +1,74 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { CURRENCIES } from './spec';
+
+/** Parameters shared by the Stats node's Statistics operation and the Stats Trigger (spec 4.1). */
+
+export const periodUnitField: INodeProperties = {
+	displayName: 'Period Grouping Unit',
+	name: 'periodGroupingUnit',
+	type: 'options',
+	default: 'day',
+	description:
+		'Length of each row\'s period. Hour, 30 Minutes and 5 Minutes cover only the last 5 days, at most 2 days per request.',
+	options: [
+		{ name: '30 Minutes', value: '30_minutes' },
+		{ name: '5 Minutes', value: '5_minutes' },
+		{ name: 'Day', value: 'day' },
+		{ name: 'Hour', value: 'hour' },
+		{ name: 'Month', value: 'month' },
+		{ name: 'Week', value: 'week' },
+		{ name: 'Year', value: 'year' },
+	],
+};
+
+export const groupingField: INodeProperties = {
+	displayName: 'Grouping',
+	name: 'grouping',
+	type: 'multiOptions',
+	default: [],
+	description:
+		'Split each period by these entities. Each adds its own fields to the rows; none gives one total row per period.',
+	options: [
+		{ name: 'Ad', value: 'ad', description: 'Adds the ad\'s title, text, status, budget and targeting' },
+		{ name: 'Ad Object', value: 'ad_object', description: 'Adds the advertised object' },
+		{ name: 'Cabinet', value: 'cabinet', description: 'Adds the cabinet ID and name' },
+		{ name: 'Campaign', value: 'campaign', description: 'Adds the campaign ID and name and the cabinet name' },
+	],
+};
+
+export const cabinetIdsField: INodeProperties = {
+	displayName: 'Cabinet IDs',
+	name: 'cabinetIds',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 1234567, 7654321',
+	description: 'Only these platform cabinets, separated by commas',
+};
+
+export const adObjectsField: INodeProperties = {
+	displayName: 'Ad Object Names or IDs',
+	name: 'adObjects',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getAdObjects' },
+	default: [],
+	description:
+		'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const currencyField: INodeProperties = {
+	displayName: 'Currency',
+	name: 'currency',
+	type: 'options',
+	default: 'EUR',
+	description: 'Currency of the exchanged spend and of the derived costs',
+	options: CURRENCIES.map((code) => ({ name: code, value: code })),
+};
+
+export const numericValuesField: INodeProperties = {
+	displayName: 'Numeric Values',
+	name: 'numericValues',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to turn the decimal strings the API sends for money and ratios (spend, CTR, CPC, CPM, CPA, CVR) into numbers. Off keeps the exact strings.',
+};

@@ -1,0 +1,85 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { invalidInput } from '../validation';
+import {
+	CURRENCIES,
+	FINE_UNIT_HISTORY_DAYS,
+	FINE_UNIT_MAX_SPAN_DAYS,
+	FINE_UNITS,
+	GROUPINGS,
+	PERIOD_UNITS,
+	type Grouping,
+} from './spec';
+
+const DAY_MS = 86_400_000;
+
+/** The body of POST /api/v1/stats/page (spec 4.1) without paging fields. */
+export interface StatsQuery extends IDataObject {
+	period_from: string;
+	period_to: string;
+	period_grouping_unit: string;
+	grouping?: Grouping[];
+	platform_cabinet_ids?: string[];
+	ad_objects?: string[];
+	currency_code?: string;
+	order_by?: string;
+}
+
+export interface QueryBounds {
+	fromMs: number;
+	toMs: number;
+	now: Date;
+}
+
+/** Names of the fields as the nodes show them, for error messages. */
+export const STATS_FIELD_NAMES = {
+	from: 'Period From',
+	to: 'Period To',
+	unit: 'Period Grouping Unit',
+	grouping: 'Grouping',
+	currency: 'Currency',
+	order: 'Order',
+};
+
+/** Checks a query against spec 4.1 before it is sent; throws NodeOperationError naming the field. */
+export function checkStatsQuery(node: INode, query: StatsQuery, bounds: QueryBounds, itemIndex = 0): void {
+	const names = STATS_FIELD_NAMES;
+	if (!(PERIOD_UNITS as readonly string[]).includes(query.period_grouping_unit)) {
+		throw invalidInput(node, names.unit, `must be one of ${PERIOD_UNITS.join(', ')}`, itemIndex, query.period_grouping_unit);
+	}
+	for (const group of query.grouping ?? []) {
+		if (!(GROUPINGS as readonly string[]).includes(group)) {
+			throw invalidInput(node, names.grouping, `values must be from ${GROUPINGS.join(', ')}`, itemIndex, group);
+		}
+	}
+	if (query.currency_code && !(CURRENCIES as readonly string[]).includes(query.currency_code)) {
+		throw invalidInput(node, names.currency, `must be one of ${CURRENCIES.join(', ')}`, itemIndex, query.currency_code);
+	}
+	if (query.order_by && query.order_by !== 'period' && query.order_by !== '-period') {
+		throw invalidInput(node, names.order, 'must be "period" or "-period"', itemIndex, query.order_by);
+	}
+	if (bounds.fromMs > bounds.toMs) {
+		throw invalidInput(node, names.from, `must not be after ${names.to} (${query.period_to})`, itemIndex, query.period_from);
+	}
+	// spec 4.1 rule 1
+	if (FINE_UNITS.has(query.period_grouping_unit)) {
+		const span = bounds.toMs - bounds.fromMs;
+		if (span > FINE_UNIT_MAX_SPAN_DAYS * DAY_MS) {
+			throw invalidInput(
+				node,
+				names.from,
+				`with the unit "${query.period_grouping_unit}" the period may span at most ${FINE_UNIT_MAX_SPAN_DAYS} days (spec 4.1); this one spans ${(span / DAY_MS).toFixed(1)} days`,
+				itemIndex,
+			);
+		}
+		const oldest = bounds.now.getTime() - FINE_UNIT_HISTORY_DAYS * DAY_MS;
+		if (bounds.fromMs < oldest) {
+			throw invalidInput(
+				node,
+				names.from,
+				`with the unit "${query.period_grouping_unit}" data exists only for the last ${FINE_UNIT_HISTORY_DAYS} days, so it must not be before ${new Date(oldest).toISOString()}`,
+				itemIndex,
+				query.period_from,
+			);
+		}
+	}
+}

@@ -1,0 +1,47 @@
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { isRetryable, readFailure, type Failure } from './failure';
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included. */
+	maxAttempts: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 400, maxDelayMs: 30_000 };
+
+function delayFor(failure: Failure, attempt: number, policy: RetryPolicy): number {
+	if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxDelayMs);
+	const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
+	// Full jitter keeps parallel items from retrying in lockstep.
+	return Math.min(policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
+}
+
+/**
+ * Runs one request, retrying transient failures (429 honouring Retry-After, 5xx, resets, timeouts,
+ * cut-short bodies) with bounded exponential backoff — only when `idempotent`, because a create or
+ * upload that may have reached the server must never be sent twice. When it gives up, throws what
+ * `giveUp` makes of the last failure and the number of attempts.
+ */
+export async function withRetry<T>(
+	attempt: () => Promise<T>,
+	idempotent: boolean,
+	giveUp: (failure: Failure, attempts: number) => NodeApiError,
+	policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<T> {
+	for (let n = 1; ; n++) {
+		let caught: unknown;
+		try {
+			return await attempt();
+		} catch (error) {
+			caught = error;
+		}
+		// Our own input errors are not transport failures: they pass through untouched.
+		if (caught instanceof NodeOperationError) throw caught;
+		const failure = readFailure(caught);
+		if (!idempotent || !isRetryable(failure) || n >= policy.maxAttempts) {
+			throw giveUp(failure, n);
+		}
+		await sleep(delayFor(failure, n, policy));
+	}
+}

@@ -1,0 +1,155 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodePropertyRouting,
+} from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../constants';
+import { asNodeError, errorItem } from '../errorItem';
+import { toNodeApiError } from './errors';
+import { InvalidJsonResponse, type Failure } from './failure';
+import { withRetry } from './retry';
+
+type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
+
+export interface RoutedOperation {
+	/** Defaults to true for GET. */
+	idempotent?: boolean;
+	/** Checks (and may complete) the request routing built from the parameters; throws NodeOperationError before anything is sent. */
+	prepare?: (this: IExecuteSingleFunctions, options: RequestOptions) => void | Promise<void>;
+	/** Offset pages (spec 4.5): honours the operation's Return All / Limit parameters. */
+	offsetPages?: { pageSize: number; offsetParameter: string; limitParameter: string };
+	hint?: (this: IExecuteSingleFunctions, failure: Failure) => string | undefined;
+}
+
+/** Fails the attempt (so it is retried) when a 2xx body was not JSON, e.g. cut short in transit. */
+export function requireJsonBody(response: IN8nHttpFullResponse): void {
+	if (typeof response.body === 'string' && response.body.trim() !== '') {
+		throw new InvalidJsonResponse(response.statusCode);
+	}
+}
+
+function itemsAreObjects(items: INodeExecutionData[]): boolean {
+	return items.every((item) => item.json !== null && typeof item.json === 'object');
+}
+
+async function pageThrough(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	send: (options: RequestOptions) => Promise<INodeExecutionData[]>,
+	pages: NonNullable<RoutedOperation['offsetPages']>,
+): Promise<INodeExecutionData[]> {
+	const returnAll = ctx.getNodeParameter('returnAll', false) as boolean;
+	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 50) as number);
+	const results: INodeExecutionData[] = [];
+	const qs = (requestData.options.qs ?? {}) as IDataObject;
+	let offset = Number(qs[pages.offsetParameter] ?? 0);
+	for (;;) {
+		const size = Math.min(pages.pageSize, limit - results.length);
+		const page = await send({
+			...requestData.options,
+			qs: { ...qs, [pages.offsetParameter]: offset, [pages.limitParameter]: size },
+		});
+		for (const item of page) results.push(item);
+		offset += page.length;
+		if (page.length < size || results.length >= limit) return results;
+	}
+}
+
+/**
+ * Routing for one declarative operation. RoutingNode hands a custom pagination function the only
+ * handle on the requests it sends, so every operation goes through this one: validation before any
+ * request, retries for reads, API errors mapped to NodeApiError, offset paging where asked, pairedItem
+ * on every output item, and Continue On Fail with the failing item's pairing kept.
+ */
+export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
+	async function run(
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		const idempotent = operation.idempotent ?? (requestData.options.method ?? 'GET') === 'GET';
+		let caught: unknown;
+		try {
+			await operation.prepare?.call(this, requestData.options);
+			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+			const send = async (options: RequestOptions) =>
+				await withRetry(
+					async () => {
+						const items = await this.makeRoutingRequest({ ...requestData, options });
+						if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
+						return items;
+					},
+					idempotent,
+					(failure, attempts) =>
+						toNodeApiError(this.getNode(), failure, {
+							itemIndex,
+							idempotent,
+							attempts,
+							hint: operation.hint?.call(this, failure),
+							secrets: [String(credentials.accessToken ?? '')],
+						}),
+				);
+			const items = operation.offsetPages
+				? await pageThrough(this, requestData, send, operation.offsetPages)
+				: await send(requestData.options);
+			for (const item of items) item.pairedItem = { item: itemIndex };
+			return items;
+		} catch (error) {
+			caught = error;
+		}
+		if (this.continueOnFail()) return [errorItem(caught, itemIndex)];
+		throw asNodeError(this.getNode(), caught, itemIndex);
+	}
+	return { send: { paginate: true }, operations: { pagination: run } };
+}
+
+/**
+ * postReceive step that turns a list answer into one item per record: the body itself when it is an
+ * array, else the array under one of `keys` (the spec's `data`, `items`, `results`). Scalars become
+ * `{ [scalarKey]: value }`. A body cut short in transit is failed so the read is retried.
+ */
+export function listToItems(keys: string[] = [], scalarKey = 'value') {
+	return async function (
+		this: IExecuteSingleFunctions,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		requireJsonBody(response);
+		const body = response.body as unknown;
+		let list: unknown = body;
+		if (!Array.isArray(list) && body !== null && typeof body === 'object') {
+			const key = keys.find((k) => Array.isArray((body as IDataObject)[k]));
+			list = key === undefined ? undefined : (body as IDataObject)[key];
+		}
+		if (!Array.isArray(list)) {
+			throw new InvalidJsonResponse(response.statusCode);
+		}
+		return list.map((entry: unknown) => ({
+			json:
+				entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+					? (entry as IDataObject)
+					: { [scalarKey]: entry as IDataObject[string] },
+		}));
+	};
+}
+
+/** postReceive step for a single-record answer; an empty answer (e.g. 204) becomes `fallback`. */
+export function recordToItem(fallback?: (this: IExecuteSingleFunctions) => IDataObject) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		_items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		const body = response.body as unknown;
+		if (body === undefined || body === null || body === '') {
+			return [{ json: fallback ? fallback.call(this) : {} }];
+		}
+		requireJsonBody(response);
+		if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonResponse(response.statusCode);
+		return [{ json: body as IDataObject }];
+	};
+}

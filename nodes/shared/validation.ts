@@ -1,0 +1,29 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+/**
+ * The one shape of every input error: the field as the user sees it, the rule it broke, and what was
+ * given. Raised before any request is sent.
+ */
+export function invalidInput(
+	node: INode,
+	field: string,
+	rule: string,
+	itemIndex = 0,
+	given?: unknown,
+): NodeOperationError {
+	const shown =
+		given === undefined
+			? ''
+			: ` (got ${typeof given === 'string' ? `"${given.length > 80 ? `${given.slice(0, 80)}…` : given}"` : JSON.stringify(given)})`;
+	return new NodeOperationError(node, `${field}: ${rule}${shown}`, {
+		itemIndex,
+		description: `Fix "${field}" and run again. Nothing was sent to the API.`,
+	});
+}
+
+/** Splits a comma- or newline-separated text (or an array from an expression) into trimmed values. */
+export function listOf(value: unknown): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const parts = Array.isArray(value) ? value : String(value).split(/[,\n]/);
+	return parts.map((part) => String(part).trim()).filter((part) => part !== '');
+}

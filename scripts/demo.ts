@@ -1,0 +1,62 @@
+/**
+ * `npm run demo`: starts the sandbox API, runs every example workflow in examples/ through n8n's
+ * engine in-process, prints what each node produced and writes any files the workflows made to
+ * demo-output/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Sandbox } from '../test/sandbox';
+import { itemsOf, listExamples, runExample } from '../test/harness';
+
+const OUTPUT_DIR = join(__dirname, '..', 'demo-output');
+
+async function main(): Promise<void> {
+	const sandbox = await Sandbox.start();
+	console.log(`Sandbox API on ${sandbox.baseUrl} (client API ${sandbox.clientApiUrl})\n`);
+	mkdirSync(OUTPUT_DIR, { recursive: true });
+	let failures = 0;
+	try {
+		for (const example of listExamples()) {
+			const started = Date.now();
+			const result = await runExample(example, {
+				accessToken: sandbox.token,
+				baseUrl: sandbox.baseUrl,
+				clientApiUrl: sandbox.clientApiUrl,
+			});
+			console.log(`▶ ${example.name} (${example.file}) — ${Date.now() - started} ms`);
+			for (const name of result.order) {
+				const run = result.nodes[name];
+				const items = itemsOf(result, name);
+				console.log(`   ${name}: ${run.error ? `ERROR ${run.error.message}` : `${items.length} item(s)`}`);
+				for (const item of items) {
+					for (const binary of Object.values(item.binary ?? {})) {
+						const file = join(OUTPUT_DIR, binary.fileName ?? `${name}.bin`);
+						const bytes = Buffer.from(binary.data, 'base64');
+						writeFileSync(file, bytes);
+						if (!/^text\//.test(binary.mimeType) && !file.endsWith('.csv')) {
+							console.log(`     wrote ${file} (${bytes.length} bytes, ${binary.mimeType})`);
+							continue;
+						}
+						const lines = bytes.toString('utf8').split('\n').filter(Boolean);
+						console.log(`     wrote ${file} (${lines.length} lines)`);
+						console.log(lines.slice(0, 3).map((line) => `       ${line.slice(0, 140)}`).join('\n'));
+					}
+				}
+			}
+			if (result.error) {
+				failures++;
+				console.log(`   workflow failed: ${result.error.message}`);
+			}
+			console.log('');
+		}
+	} finally {
+		await sandbox.stop();
+	}
+	if (failures) {
+		console.error(`${failures} example workflow(s) failed`);
+		process.exit(1);
+	}
+	console.log('All example workflows ran against the sandbox.');
+}
+
+void main();

@@ -1,0 +1,24 @@
+/**
+ * In-process n8n for tests: runs real workflows through n8n-core's WorkflowExecute (and declarative
+ * nodes through its RoutingNode) with real HTTP to the sandbox, loading our nodes from the built
+ * `dist/` exactly as listed in package.json. Nothing of n8n is mocked; only what n8n's server
+ * would provide around an execution (credential storage, lifecycle hooks) is supplied here.
+ *
+ *   runWorkflow({ nodes, connections, credentials })  -> per-node output items and errors
+ *   runNode({ type, parameters, credentials, input }) -> one of our nodes fed by fixed items
+ *   testCredential('adCabinetApi', data)              -> what n8n's "Test credential" reports
+ *   loadOptions / listSearch                          -> dropdown and resource-locator lists
+ *
+ * Build first (`npm run build`): the harness never compiles node sources itself.
+ */
+export { runWorkflow, buildWorkflow, additionalDataFor, nodeTypes } from './run';
+export type { WorkflowInput, WorkflowResult, NodeRun } from './run';
+export { runNode, ourNode, NODE_UNDER_TEST } from './node';
+export type { NodeRunInput, NodeRunResult } from './node';
+export { testCredential } from './credentialTest';
+export { loadOptions, listSearch } from './methods';
+export { PACKAGE_NAME } from './nodeTypes';
+export { listExamples, runExample, itemsOf, EXAMPLES_DIR } from './examples';
+export type { ExampleWorkflow } from './examples';
+export { pollOnce } from './poll';
+export type { PollInput, PollResult } from './poll';

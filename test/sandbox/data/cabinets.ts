@@ -1,0 +1,99 @@
+import type { Cabinet, Campaign } from './model';
+
+export const CABINETS: readonly Cabinet[] = [
+	{
+		account_id: '100001',
+		id: '100001',
+		name: 'Tashkent Digital',
+		currency: 'USD',
+		geolocation: 'UZ',
+		automaticLabelling: true,
+		permitted: true,
+		extAccountType: 1,
+	},
+	{
+		account_id: '100002',
+		id: '100002',
+		name: 'Berlin Growth GmbH',
+		currency: 'EUR',
+		geolocation: 'DE',
+		automaticLabelling: false,
+		permitted: true,
+		extAccountType: 2,
+	},
+	{
+		account_id: '100003',
+		id: '100003',
+		name: 'Moscow Performance',
+		currency: 'RUB',
+		geolocation: 'RU',
+		automaticLabelling: true,
+		permitted: true,
+		extAccountType: 1,
+	},
+	{
+		account_id: '100004',
+		id: '100004',
+		name: 'Partner Agency (no access)',
+		currency: 'EUR',
+		geolocation: 'UZ',
+		automaticLabelling: false,
+		permitted: false,
+		extAccountType: 2,
+	},
+];
+
+export const CAMPAIGNS: readonly Campaign[] = [
+	{ id: 2101, name: 'Tashkent Spring Launch', account_id: '100001' },
+	{ id: 2102, name: 'Uzbek Retail Always-on', account_id: '100001' },
+	{ id: 2103, name: 'Samarkand Travel', account_id: '100001' },
+	{ id: 2201, name: 'Berlin Black Friday', account_id: '100002' },
+	{ id: 2202, name: 'DE Brand Awareness', account_id: '100002' },
+	{ id: 2203, name: 'Munich App Installs', account_id: '100002' },
+	{ id: 2204, name: 'Hamburg Retargeting', account_id: '100002' },
+	{ id: 2301, name: 'Moscow Food Delivery', account_id: '100003' },
+	{ id: 2302, name: 'RU Finance Leads', account_id: '100003' },
+	{ id: 2303, name: 'Kazan Events', account_id: '100003' },
+	{ id: 2401, name: 'Partner Private Campaign', account_id: '100004' },
+];
+
+/** Promoted objects per cabinet; `invite` ones are private channels promoted through an invite link. */
+export interface ObjectTemplate {
+	kind: 'channel' | 'bot' | 'website' | 'invite';
+	url: string;
+	title: string;
+	inviteLink?: string;
+}
+
+export const OBJECTS: Readonly<Record<string, readonly ObjectTemplate[]>> = {
+	'100001': [
+		{ kind: 'channel', url: 'https://t.me/uzbek_tech_news', title: 'Uzbek Tech News' },
+		{ kind: 'channel', url: 'https://t.me/tashkent_food', title: 'Tashkent Food' },
+		{ kind: 'bot', url: 'https://t.me/uz_market_bot', title: 'UZ Market Bot' },
+		{ kind: 'website', url: 'https://shop.example.uz', title: 'Example Shop UZ' },
+		{
+			kind: 'invite',
+			url: 'https://t.me/uz_private_club',
+			title: 'UZ Private Club',
+			inviteLink: 'https://t.me/+Qx7PrivUzClub',
+		},
+	],
+	'100002': [
+		{ kind: 'channel', url: 'https://t.me/berlin_startups', title: 'Berlin Startups' },
+		{ kind: 'channel', url: 'https://t.me/de_gaming_hub', title: 'DE Gaming Hub' },
+		{ kind: 'bot', url: 'https://t.me/fahrrad_deals_bot', title: 'Fahrrad Deals' },
+		{ kind: 'website', url: 'https://www.example-shop.de', title: 'Example Shop DE' },
+		{
+			kind: 'invite',
+			url: 'https://t.me/de_insider_club',
+			title: 'DE Insider Club',
+			inviteLink: 'https://t.me/joinchat/AAAAAEdeInsider',
+		},
+	],
+	'100003': [
+		{ kind: 'channel', url: 'https://t.me/moscow_afisha', title: 'Moscow Afisha' },
+		{ kind: 'channel', url: 'https://t.me/ru_finance_digest', title: 'RU Finance Digest' },
+		{ kind: 'bot', url: 'https://t.me/pizza_order_bot', title: 'Pizza Order Bot' },
+		{ kind: 'website', url: 'https://example-market.ru', title: 'Example Market' },
+	],
+};

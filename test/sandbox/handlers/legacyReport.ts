@@ -1,0 +1,12 @@
+import { ApiError } from '../errors';
+import { legacyReportRows } from '../stats/legacyReport';
+import { json, jsonObjectBody, type Handler } from './context';
+
+export const LEGACY_REPORT_GONE = 'This report was disabled on 28.02.2026. Use /api/v1/stats/page.';
+
+/** POST {base_url}/api/report/{platform}view (spec 4.2, deprecated). */
+export const legacyReport: Handler = ({ req, data }) => {
+	if (data.legacyReportDisabled) throw new ApiError(410, LEGACY_REPORT_GONE);
+	const body = jsonObjectBody(req);
+	return json({ results: legacyReportRows(data, body, data.nowMs()) });
+};

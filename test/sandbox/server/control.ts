@@ -1,0 +1,135 @@
+import type { SandboxClock } from '../clock';
+import type { SandboxData } from '../data/sandboxData';
+import { ApiError, fieldError, isPlainObject } from '../errors';
+import {
+	FAULT_KINDS,
+	isFaultKind,
+	type FaultController,
+	type FaultKind,
+	type FaultSettings,
+} from '../faults';
+import type { LoggedRequest } from '../types';
+import type { ParsedBody } from './requestBody';
+import type { Reply } from './reply';
+
+export interface ControlTarget {
+	clock: SandboxClock;
+	faults: FaultController;
+	data: SandboxData;
+	requests: LoggedRequest[];
+	clearLog(): void;
+}
+
+/** The request log as JSON: uploaded bytes are left out, their size and sha256 stay. */
+export function logWithoutBytes(requests: readonly LoggedRequest[]): unknown[] {
+	return requests.map((entry) => {
+		const body = entry.body;
+		if (!isPlainObject(body) || !isPlainObject(body.files)) return entry;
+		const files = Object.fromEntries(
+			Object.entries(body.files).map(([name, file]) => {
+				const { bytes: _bytes, ...rest } = file as Record<string, unknown>;
+				return [name, rest];
+			}),
+		);
+		return { ...entry, body: { ...body, files } };
+	});
+}
+
+function jsonBody(body: ParsedBody): Record<string, unknown> {
+	if (body.kind === 'none') return {};
+	if (body.kind !== 'json' || !isPlainObject(body.value))
+		throw fieldError('body', 'must be a JSON object');
+	return body.value;
+}
+
+function clockState(target: ControlTarget): Reply {
+	return { status: 200, json: { now: target.clock.now().toISOString(), mode: target.clock.mode } };
+}
+
+function faultSettings(body: Record<string, unknown>): FaultSettings {
+	const kinds = body.kinds;
+	if (!Array.isArray(kinds) || !kinds.every(isFaultKind)) {
+		throw fieldError('kinds', `must be an array of ${FAULT_KINDS.join(', ')}`);
+	}
+	const match = isPlainObject(body.match) ? body.match : undefined;
+	const pathPattern = typeof match?.path === 'string' ? new RegExp(match.path) : undefined;
+	const method = typeof match?.method === 'string' ? match.method.toUpperCase() : undefined;
+	return {
+		rate: typeof body.rate === 'number' ? body.rate : 1,
+		kinds: kinds as FaultKind[],
+		seed: typeof body.seed === 'number' ? body.seed : undefined,
+		retryAfterSeconds:
+			typeof body.retryAfterSeconds === 'number' ? body.retryAfterSeconds : undefined,
+		stallMs: typeof body.stallMs === 'number' ? body.stallMs : undefined,
+		match:
+			pathPattern || method
+				? (path, m) => (!pathPattern || pathPattern.test(path)) && (!method || method === m)
+				: undefined,
+	};
+}
+
+/**
+ * Test control under /__sandbox/ (no auth, not logged), for tests that drive the sandbox from
+ * another process: clock, faults, request log, ground-truth statistics rows, settings.
+ */
+export function handleControl(
+	target: ControlTarget,
+	method: string,
+	path: string,
+	body: ParsedBody,
+): Reply {
+	const route = `${method} ${path.replace(/\/$/, '')}`;
+	try {
+		switch (route) {
+			case 'GET /clock':
+				return clockState(target);
+			case 'POST /clock': {
+				const b = jsonBody(body);
+				if (b.set !== undefined) target.clock.set(String(b.set));
+				if (b.advanceMs !== undefined) target.clock.advance(Number(b.advanceMs));
+				return clockState(target);
+			}
+			case 'GET /faults':
+				return { status: 200, json: { injected: target.faults.injected } };
+			case 'POST /faults': {
+				const b = jsonBody(body);
+				if (b.kinds !== undefined) target.faults.set(faultSettings(b));
+				const nth = b.onNth === undefined ? [] : Array.isArray(b.onNth) ? b.onNth : [b.onNth];
+				for (const entry of nth) {
+					if (!isPlainObject(entry) || typeof entry.n !== 'number' || !isFaultKind(entry.kind)) {
+						throw fieldError('onNth', 'must be { n: number, kind: FaultKind } or an array of them');
+					}
+					target.faults.onNth(entry.n, entry.kind);
+				}
+				return { status: 200, json: { injected: target.faults.injected } };
+			}
+			case 'DELETE /faults':
+				target.faults.clear();
+				if (jsonBody(body).resetCounts === true) target.faults.resetCounts();
+				return { status: 200, json: { injected: target.faults.injected } };
+			case 'GET /requests':
+				return { status: 200, json: logWithoutBytes(target.requests) };
+			case 'DELETE /requests':
+				target.clearLog();
+				return { status: 204 };
+			case 'POST /stats-rows': {
+				const rows = target.data.statsRows(jsonBody(body));
+				return { status: 200, json: { count: rows.length, rows } };
+			}
+			case 'POST /legacy-report-rows':
+				return { status: 200, json: { results: target.data.legacyReportRows(jsonBody(body)) } };
+			case 'GET /settings':
+			case 'POST /settings': {
+				const b = method === 'POST' ? jsonBody(body) : {};
+				if (typeof b.legacyReportDisabled === 'boolean')
+					target.data.legacyReportDisabled = b.legacyReportDisabled;
+				return { status: 200, json: { legacyReportDisabled: target.data.legacyReportDisabled } };
+			}
+			default:
+				return { status: 404, json: { detail: `Unknown control endpoint ${route}` } };
+		}
+	} catch (error) {
+		if (error instanceof ApiError) throw error;
+		throw new ApiError(400, (error as Error).message);
+	}
+}

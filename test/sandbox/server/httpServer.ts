@@ -1,0 +1,207 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { SandboxData } from '../data/sandboxData';
+import { ApiError } from '../errors';
+import type { FaultController } from '../faults';
+import type { ApiRequest } from '../handlers/context';
+import type { ApiName, LoggedRequest } from '../types';
+import { handleControl, type ControlTarget } from './control';
+import { respondWithFault } from './faultResponder';
+import { BodyTooLargeError, parseBody, parseQuery, readBody } from './requestBody';
+import { errorReply, sendReply, type Reply } from './reply';
+import { matchRoute } from './routes';
+
+export const BASE_PREFIX = '/base';
+export const CLIENT_PREFIX = '/client';
+export const CONTROL_PREFIX = '/__sandbox';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+export interface ServerDeps extends ControlTarget {
+	token: string;
+}
+
+function resolveTarget(pathname: string): { api: ApiName; path: string } {
+	for (const [prefix, api] of [
+		[BASE_PREFIX, 'base'],
+		[CLIENT_PREFIX, 'client'],
+		[CONTROL_PREFIX, 'control'],
+	] as const) {
+		if (pathname === prefix || pathname.startsWith(`${prefix}/`))
+			return { api, path: pathname.slice(prefix.length) };
+	}
+	return { api: 'unknown', path: pathname };
+}
+
+/** spec 5: `Authorization: Bearer <token>`. */
+function authFailure(header: string | undefined, token: string): ApiError | null {
+	const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+	const headers = { 'www-authenticate': 'Bearer realm="api"' };
+	if (!match)
+		return new ApiError(401, 'Authentication credentials were not provided.', undefined, headers);
+	if (match[1] !== token) return new ApiError(401, 'Invalid or expired token.', undefined, headers);
+	return null;
+}
+
+const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not found.' } };
+
+/** node:http server of the sandbox: logging, faults, routing, auth, then the handler. */
+export class SandboxHttpServer {
+	readonly server: Server;
+	private readonly sockets = new Set<Socket>();
+	private readonly stallTimers = new Set<NodeJS.Timeout>();
+	private seq = 0;
+
+	constructor(private readonly deps: ServerDeps) {
+		this.server = createServer((req, res) => {
+			this.handle(req, res).catch((error) => {
+				if (!res.headersSent) sendReply(res, errorReply(error));
+			});
+		});
+		this.server.on('connection', (socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+	}
+
+	listen(port: number): Promise<number> {
+		return new Promise((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, '127.0.0.1', () => {
+				this.server.off('error', reject);
+				const address = this.server.address();
+				resolve(typeof address === 'object' && address ? address.port : port);
+			});
+		});
+	}
+
+	/** Closes the listener and every socket, stalled ones included. */
+	close(): Promise<void> {
+		for (const timer of this.stallTimers) clearTimeout(timer);
+		this.stallTimers.clear();
+		const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+		this.server.closeAllConnections();
+		for (const socket of this.sockets) socket.destroy();
+		return closed;
+	}
+
+	private get data(): SandboxData {
+		return this.deps.data;
+	}
+
+	private get faults(): FaultController {
+		return this.deps.faults;
+	}
+
+	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = req.url ?? '/';
+		const queryAt = url.indexOf('?');
+		const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+		const rawQuery = queryAt < 0 ? '' : url.slice(queryAt + 1);
+		const method = (req.method ?? 'GET').toUpperCase();
+		const contentType = req.headers['content-type'];
+		const target = resolveTarget(pathname);
+
+		if (target.api === 'control') {
+			await this.handleControlRequest(req, res, method, target.path, contentType);
+			return;
+		}
+
+		const entry: LoggedRequest = {
+			seq: ++this.seq,
+			method,
+			api: target.api,
+			path: target.path,
+			query: parseQuery(rawQuery),
+			authorized: authFailure(req.headers.authorization, this.deps.token) === null,
+			status: 0,
+		};
+		if (contentType !== undefined) entry.contentType = contentType;
+		this.deps.requests.push(entry);
+
+		let raw: Buffer;
+		try {
+			raw = await readBody(req);
+		} catch (error) {
+			if (!(error instanceof BodyTooLargeError)) throw error;
+			entry.status = 413;
+			res.setHeader('connection', 'close');
+			sendReply(res, { status: 413, json: { detail: error.message } });
+			return;
+		}
+		const body = await parseBody(raw, contentType);
+		if (body.kind !== 'none') entry.body = body.value;
+
+		if (target.api === 'unknown') {
+			entry.status = NOT_FOUND.status;
+			sendReply(res, NOT_FOUND);
+			return;
+		}
+
+		const fault = this.faults.decide(target.path, method);
+		if (fault) {
+			entry.fault = fault.kind;
+			entry.status = respondWithFault(req, res, fault, this.stallTimers);
+			return;
+		}
+
+		const started = performance.now();
+		let reply: Reply;
+		try {
+			const match = matchRoute(target.api, method, target.path);
+			if (match.kind === 'not-found') {
+				reply = NOT_FOUND;
+			} else if (match.kind === 'method-not-allowed') {
+				reply = {
+					status: 405,
+					json: { detail: `Method "${method}" not allowed.` },
+					headers: { allow: match.allowed.join(', ') },
+				};
+			} else {
+				const denied = authFailure(req.headers.authorization, this.deps.token);
+				if (denied) throw denied;
+				const request: ApiRequest = {
+					method,
+					api: target.api,
+					path: target.path,
+					params: match.params,
+					query: entry.query,
+					rawQuery,
+					contentType,
+					body,
+				};
+				reply = await match.handler({ req: request, data: this.data });
+			}
+		} catch (error) {
+			reply = errorReply(error);
+		}
+		entry.status = reply.status;
+		sendReply(res, reply);
+		this.data.handlerTimeMs += performance.now() - started;
+	}
+
+	private async handleControlRequest(
+		req: IncomingMessage,
+		res: ServerResponse,
+		method: string,
+		path: string,
+		contentType: string | undefined,
+	): Promise<void> {
+		if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
+			sendReply(res, {
+				status: 403,
+				json: { detail: 'Control endpoints are available from loopback only.' },
+			});
+			return;
+		}
+		let reply: Reply;
+		try {
+			const body = await parseBody(await readBody(req), contentType ?? 'application/json');
+			reply = handleControl(this.deps, method, path, body);
+		} catch (error) {
+			reply = errorReply(error);
+		}
+		sendReply(res, reply);
+	}
+}

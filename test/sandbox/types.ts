@@ -1,0 +1,48 @@
+export interface SandboxOptions {
+	/** Bearer token the API accepts; default 'sandbox-token'. */
+	token?: string;
+	/** Listening port; default 0 (ephemeral). */
+	port?: number;
+	/** Initial clock instant; default the real current time rounded down to the minute. */
+	now?: string | Date;
+	/** 'frozen' (default) moves only when told to; 'real' ticks with wall time. */
+	clock?: 'frozen' | 'real';
+	/** Number of seeded ads; default 1200. */
+	adCount?: number;
+	/** Seed of every generated value; default 1. */
+	seed?: number;
+}
+
+export type ApiName = 'base' | 'client' | 'control' | 'unknown';
+
+export interface UploadedFile {
+	filename: string;
+	type: string;
+	size: number;
+	sha256: string;
+	bytes: Buffer;
+}
+
+export interface MultipartBody {
+	fields: Record<string, string>;
+	files: Record<string, UploadedFile>;
+}
+
+export type QueryParams = Record<string, string | string[]>;
+
+export interface LoggedRequest {
+	seq: number;
+	method: string;
+	api: ApiName;
+	/** Path without the /base or /client prefix and without the query string. */
+	path: string;
+	/** Repeated keys become arrays. */
+	query: QueryParams;
+	authorized: boolean;
+	contentType?: string;
+	/** Parsed JSON, a multipart body, or the raw text when it could not be parsed. */
+	body?: unknown;
+	/** 0 while the request is in flight, and for faults that never answer (reset, stall). */
+	status: number;
+	fault?: string;
+}
