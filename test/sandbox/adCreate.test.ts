@@ -168,7 +168,8 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 	});
 
 	test('required fields, enums and positive amounts', async () => {
-		const { title: _title, ...noTitle } = DE;
+		const noTitle: Record<string, unknown> = { ...DE };
+		delete noTitle.title;
 		await expect400(noTitle, 'title', 'required');
 		await expect400({ ...DE, ad_type: 'target_planets' }, 'ad_type', 'target_bots');
 		await expect400({ ...DE, ad_source: 'api' }, 'ad_source', 'web_api');

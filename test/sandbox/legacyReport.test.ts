@@ -149,7 +149,8 @@ describe('legacy report and advertised objects (spec 2.3, 4.2, 4.3)', () => {
 	});
 
 	test('missing fixed fields are refused too', async () => {
-		const { platform: _platform, partner: _partner, currency: _currency, ...rest } = BODY;
+		const rest: Record<string, unknown> = { ...BODY };
+		for (const key of ['platform', 'partner', 'currency']) delete rest[key];
 		const { status, body } = await base.post(PATH, { json: rest });
 		expect(status).toBe(400);
 		expect(Object.keys(body.errors).sort()).toEqual(['currency', 'partner', 'platform']);

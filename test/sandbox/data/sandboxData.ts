@@ -7,7 +7,7 @@ import { decodeCursor } from '../stats/cursor';
 import { legacyReportRows } from '../stats/legacyReport';
 import { StatsEngine, computeStatsRows } from '../stats/statsEngine';
 import { validateStatsQuery } from '../stats/statsQuery';
-import { seedAds } from './adSeed';
+import { FIRST_AD_ID, seedAds } from './adSeed';
 import { adDetail, adListItem } from './adViews';
 import { FIRST_CREATED_AUDIENCE_ID, SEEDED_AUDIENCES } from './audienceSeed';
 import { KNOWN_BOTS } from './bots';
@@ -18,16 +18,16 @@ import {
 	EVENT_ID_KEY,
 	PLATFORM_ID_KEY,
 	type Ad,
-	Audience,
-	AudienceUpload,
-	Cabinet,
-	Campaign,
-	KktuNode,
-	KnownBot,
-	MediaUpload,
-	PixelCode,
-	PixelEvent,
-	PixelEventType,
+	type Audience,
+	type AudienceUpload,
+	type Cabinet,
+	type Campaign,
+	type KktuNode,
+	type KnownBot,
+	type MediaUpload,
+	type PixelCode,
+	type PixelEvent,
+	type PixelEventType,
 } from './model';
 import {
 	baseCode,
@@ -202,7 +202,9 @@ export class SandboxData {
 	}
 
 	nextAdId(): number {
-		return Math.max(0, ...this.adsById.keys()) + 1;
+		let id = FIRST_AD_ID + this.ads.length;
+		while (this.adsById.has(id)) id += 1;
+		return id;
 	}
 
 	addAd(ad: Ad): void {

@@ -2,7 +2,7 @@ import { actionTypeOf, AD_EXT_ID_OFFSET, CANNOT_EDIT_FIELDS, fullSchedule } from
 import { adDetail } from '../data/adViews';
 import { asTargetBot, findBot } from '../data/bots';
 import type { SandboxData } from '../data/sandboxData';
-import type { Ad, AdFields, AdMedia, AdType, Schedule } from '../data/model';
+import type { Ad, AdFields, AdMedia, AdType, Schedule, TargetBot } from '../data/model';
 import { buildProfile } from '../metrics/metricProfile';
 import { SLOT_MS } from '../metrics/time';
 import { parseIsoDate } from '../stats/isoDate';
@@ -26,6 +26,15 @@ function objectKind(
 ): 'bot' | 'website' | 'channel' {
 	if (body.promote_url_type === 'website' || !isPlatformHost(new URL(adObject))) return 'website';
 	return /bot$/i.test(adObject) ? 'bot' : 'channel';
+}
+
+/** Validated `{ id, url }` items as the detail shows them (spec 2.5 target_bots). */
+function targetBotsFrom(value: unknown): TargetBot[] | null {
+	if (!Array.isArray(value)) return null;
+	return value.flatMap((item: { url: string }) => {
+		const bot = findBot(item.url);
+		return bot ? [asTargetBot(bot)] : [];
+	});
 }
 
 export function mediaFor(data: SandboxData, token: string): AdMedia {
@@ -121,13 +130,7 @@ export const adCreate: Handler = ({ req, data }) => {
 		exclude_crypto: (body.exclude_crypto as boolean | undefined) ?? false,
 		kktu_ids: (body.kktu_ids as string[] | undefined) ?? [],
 		target_search: (body.target_search as string[] | null | undefined) ?? null,
-		target_bots: Array.isArray(body.target_bots)
-			? body.target_bots.map((b) =>
-					asTargetBot(
-						findBot((b as { url: string }).url) as NonNullable<ReturnType<typeof findBot>>,
-					),
-				)
-			: null,
+		target_bots: targetBotsFrom(body.target_bots),
 		eventId: (body[EVENT_FIELD] as string | null | undefined) ?? null,
 	};
 	const ad: Ad = {

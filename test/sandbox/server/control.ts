@@ -8,7 +8,7 @@ import {
 	type FaultKind,
 	type FaultSettings,
 } from '../faults';
-import type { LoggedRequest } from '../types';
+import type { LoggedRequest, UploadedFile } from '../types';
 import type { ParsedBody } from './requestBody';
 import type { Reply } from './reply';
 
@@ -26,10 +26,10 @@ export function logWithoutBytes(requests: readonly LoggedRequest[]): unknown[] {
 		const body = entry.body;
 		if (!isPlainObject(body) || !isPlainObject(body.files)) return entry;
 		const files = Object.fromEntries(
-			Object.entries(body.files).map(([name, file]) => {
-				const { bytes: _bytes, ...rest } = file as Record<string, unknown>;
-				return [name, rest];
-			}),
+			Object.entries(body.files as Record<string, UploadedFile>).map(([name, file]) => [
+				name,
+				{ filename: file.filename, type: file.type, size: file.size, sha256: file.sha256 },
+			]),
 		);
 		return { ...entry, body: { ...body, files } };
 	});
