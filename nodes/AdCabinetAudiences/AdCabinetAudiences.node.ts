@@ -1,0 +1,42 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { baseUrlExpression } from '../shared/transport/baseUrl';
+import { audienceDescription } from './resources/audience';
+import { executeAudienceCreate } from './resources/audience/create';
+
+export class AdCabinetAudiences implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet Audiences',
+		name: 'adCabinetAudiences',
+		icon: { light: 'file:adCabinetAudiences.svg', dark: 'file:adCabinetAudiences.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create and list phone-number audiences of Uzbekistan cabinets in the Ad Cabinet API',
+		defaults: { name: 'Ad Cabinet Audiences' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		requestDefaults: {
+			baseURL: baseUrlExpression('client'),
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'audience',
+				options: [{ name: 'Audience', value: 'audience' }],
+			},
+			...audienceDescription,
+		],
+	};
+
+	customOperations = {
+		audience: { create: executeAudienceCreate },
+	};
+}

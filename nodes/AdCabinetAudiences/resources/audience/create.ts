@@ -1,0 +1,227 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IPairedItemData,
+} from 'n8n-workflow';
+import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
+import { PATHS } from '../../../shared/constants';
+import { asNodeError, errorItem } from '../../../shared/errorItem';
+import { apiRequest } from '../../../shared/transport/request';
+import { invalidInput } from '../../../shared/validation';
+import {
+	buildAudienceFromText,
+	buildAudienceFromValues,
+	describeCounts,
+	type AudienceBuild,
+} from '../../audienceFile';
+import { audienceHint } from './hints';
+
+const show = { resource: ['audience'], operation: ['create'] };
+const FIELD_LABELS = {
+	title: 'Title',
+	binary: 'Input Binary Field',
+	phoneField: 'Phone Field',
+} as const;
+const FILE_NAME = 'audience.csv';
+const FILE_TYPE = 'text/csv';
+
+export const audienceCreateDescription: INodeProperties[] = [
+	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan (spec 4.12)'),
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Loyal customers',
+		displayOptions: { show },
+		description: 'Name of the audience',
+	},
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		default: 'items',
+		displayOptions: { show },
+		options: [
+			{
+				name: 'From Binary File',
+				value: 'binary',
+				description: 'A CSV or txt file in each input item; one audience per item',
+			},
+			{
+				name: 'From Input Items',
+				value: 'items',
+				description: 'A field holding phone numbers, collected across all input items into one audience',
+			},
+		],
+	},
+	{
+		displayName: FIELD_LABELS.binary,
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		placeholder: 'e.g. data',
+		displayOptions: { show: { ...show, source: ['binary'] } },
+		hint: 'The input binary field holding the CSV or txt file: numbers or SHA-256 hashes separated by commas or line breaks',
+	},
+	{
+		displayName: FIELD_LABELS.phoneField,
+		name: 'phoneField',
+		type: 'string',
+		required: true,
+		default: 'phone',
+		placeholder: 'e.g. phone',
+		displayOptions: { show: { ...show, source: ['items'] } },
+		hint: 'The input field holding the phone number (or its SHA-256 hash), e.g. a spreadsheet column. Use dots for nested fields.',
+	},
+	{
+		displayName: 'Hash Numbers Before Upload',
+		name: 'hashNumbers',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show },
+		description:
+			'Whether to replace each phone number by its SHA-256 hash inside n8n, so raw numbers never leave it. Entries that are already hashes are sent as they are.',
+	},
+	{
+		displayName:
+			'Numbers are cleaned before upload: +, spaces, dashes and brackets are removed and duplicates dropped. Each must then be 12 digits starting with 998; at least 1,000 are needed, and the file may be at most 10 MB. The output reports the counts.',
+		name: 'audienceRulesNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+];
+
+/** Reads a field by name, or by a dotted path when no field has that exact name. */
+function fieldValue(json: IDataObject, path: string): unknown {
+	if (path in json) return json[path];
+	let value: unknown = json;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+interface Target {
+	accountId: string;
+	title: string;
+}
+
+function readTarget(ctx: IExecuteFunctions, i: number): Target {
+	const accountId = readCabinetId(ctx.getNode(), ctx.getNodeParameter('accountId', i), i);
+	const title = ctx.getNodeParameter('title', i) as unknown;
+	if (typeof title !== 'string' || title.trim() === '') {
+		throw invalidInput(ctx.getNode(), FIELD_LABELS.title, 'is required', i, typeof title === 'string' ? undefined : title);
+	}
+	return { accountId, title };
+}
+
+function refuse(ctx: IExecuteFunctions, build: AudienceBuild, field: string, i: number): void {
+	if (build.problem) throw invalidInput(ctx.getNode(), field, build.problem.message, i);
+}
+
+/** Sends one built file (spec 4.12: multipart `title` + `audience`) and reports what was sent. */
+async function upload(ctx: IExecuteFunctions, target: Target, build: AudienceBuild, i: number): Promise<IDataObject> {
+	const form = new FormData();
+	form.append('title', target.title);
+	form.append('audience', new Blob([build.content], { type: FILE_TYPE }), FILE_NAME);
+	const body = await apiRequest.call(ctx, {
+		api: 'client',
+		method: 'POST',
+		path: PATHS.audienceCreate(target.accountId),
+		body: form,
+		idempotent: false,
+		itemIndex: i,
+		hint: audienceHint(target.accountId),
+	});
+	const report = { ...build.report, summary: describeCounts(build.report) } as unknown as IDataObject;
+	if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+		return { ...(body as IDataObject), report };
+	}
+	return { account_id: target.accountId, title: target.title, success: true, report };
+}
+
+async function fromItems(ctx: IExecuteFunctions, items: INodeExecutionData[]): Promise<IDataObject> {
+	const target = readTarget(ctx, 0);
+	const rawField = ctx.getNodeParameter('phoneField', 0) as unknown;
+	const field = typeof rawField === 'string' ? rawField.trim() : '';
+	if (!field) throw invalidInput(ctx.getNode(), FIELD_LABELS.phoneField, 'is required', 0);
+	const values = new Array<unknown>(items.length);
+	for (let i = 0; i < items.length; i++) values[i] = fieldValue(items[i].json, field);
+	const build = buildAudienceFromValues(values, { hash: ctx.getNodeParameter('hashNumbers', 0) as boolean });
+	if (build.problem?.rule === 'noEntries') {
+		throw invalidInput(
+			ctx.getNode(),
+			FIELD_LABELS.phoneField,
+			`no input item has a value in this field (${items.length.toLocaleString('en-US')} items read)`,
+			0,
+			field,
+		);
+	}
+	refuse(ctx, build, FIELD_LABELS.phoneField, 0);
+	return await upload(ctx, target, build, 0);
+}
+
+async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: number): Promise<IDataObject> {
+	const target = readTarget(ctx, i);
+	const rawName = ctx.getNodeParameter('binaryPropertyName', i) as unknown;
+	const property = typeof rawName === 'string' ? rawName.trim() : '';
+	if (!property) throw invalidInput(ctx.getNode(), FIELD_LABELS.binary, 'is required', i);
+	if (!item.binary?.[property]) {
+		const present = Object.keys(item.binary ?? {});
+		throw invalidInput(
+			ctx.getNode(),
+			FIELD_LABELS.binary,
+			`the input item has no binary field with this name${present.length ? `; it has: ${present.join(', ')}` : '; it has no binary data at all'}`,
+			i,
+			property,
+		);
+	}
+	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
+	const build = buildAudienceFromText(bytes.toString('utf8'), {
+		hash: ctx.getNodeParameter('hashNumbers', i) as boolean,
+		skipHeader: true,
+	});
+	refuse(ctx, build, FIELD_LABELS.binary, i);
+	return await upload(ctx, target, build, i);
+}
+
+/**
+ * Audience → Create (spec 4.12) is a custom operation: "From Input Items" builds one file from all
+ * items, and both sources send multipart, which declarative routing cannot express.
+ */
+export async function executeAudienceCreate(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const source = this.getNodeParameter('source', 0) as string;
+	if (source === 'items') {
+		const pairedItem: IPairedItemData[] = items.map((_item, index) => ({ item: index }));
+		let caught: unknown;
+		try {
+			return [[{ json: await fromItems(this, items), pairedItem }]];
+		} catch (error) {
+			caught = error;
+		}
+		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, 0);
+		return [[{ ...errorItem(caught, 0), pairedItem }]];
+	}
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		let caught: unknown;
+		try {
+			out.push({ json: await fromBinary(this, items[i], i), pairedItem: { item: i } });
+			continue;
+		} catch (error) {
+			caught = error;
+		}
+		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, i);
+		out.push(errorItem(caught, i));
+	}
+	return [out];
+}

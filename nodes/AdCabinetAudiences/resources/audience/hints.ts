@@ -1,0 +1,18 @@
+import type { Failure } from '../../../shared/transport/failure';
+
+/** spec 4.12: audiences exist only for cabinets whose geolocation is Uzbekistan. */
+export function audienceHint(accountId: string) {
+	return (failure: Failure): string | undefined => {
+		switch (failure.status) {
+			case 403:
+				return `The access token has no permission on cabinet ${accountId}, or the cabinet cannot use audiences: phone-number audiences are available only for cabinets whose geolocation is Uzbekistan (spec 4.12). Check the Cabinet ID.`;
+			case 404:
+				return `Cabinet ${accountId} was not found. Check the Cabinet ID.`;
+			case 400:
+			case 422:
+				return `The API refused the audience. Phone-number audiences are available only for cabinets whose geolocation is Uzbekistan (spec 4.12); if cabinet ${accountId} is one, the message above says which rule the file broke.`;
+			default:
+				return undefined;
+		}
+	};
+}

@@ -1,0 +1,37 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { baseUrlExpression } from '../shared/transport/baseUrl';
+import { categoryDescription } from './resources/category';
+
+export class AdCabinetKktu implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet KKTU',
+		name: 'adCabinetKktu',
+		icon: { light: 'file:adCabinetKktu.svg', dark: 'file:adCabinetKktu.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Get the KKTU ad-marking classifier of the Ad Cabinet API',
+		defaults: { name: 'Ad Cabinet KKTU' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		requestDefaults: {
+			baseURL: baseUrlExpression('client'),
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'category',
+				options: [{ name: 'Category', value: 'category' }],
+			},
+			...categoryDescription,
+		],
+	};
+}

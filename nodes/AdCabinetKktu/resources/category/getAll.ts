@@ -1,0 +1,108 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { flattenKktu, matchesKktu, type KktuNode } from '../../../shared/kktu';
+import { InvalidJsonResponse } from '../../../shared/transport/failure';
+import { requireJsonBody } from '../../../shared/transport/routing';
+import { invalidInput } from '../../../shared/validation';
+
+const show = { resource: ['category'], operation: ['getAll'] };
+
+export const categoryGetAllDescription: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show },
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { ...show, returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Only Selectable (Third Level)',
+		name: 'onlySelectable',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show },
+		description:
+			'Whether to return only third-level categories, the only ones an ad accepts as its KKTU ID (spec 4.10)',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. hotels or 5.2',
+				description:
+					'Only categories whose name or path contains this text, or whose code starts with it (case-insensitive)',
+			},
+		],
+	},
+];
+
+interface GetAllSettings {
+	onlySelectable: boolean;
+	search: string;
+	limit: number;
+}
+
+function readSettings(ctx: IExecuteSingleFunctions): GetAllSettings {
+	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
+	const returnAll = ctx.getNodeParameter('returnAll', true) as boolean;
+	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 50) as number);
+	return {
+		// spec 4.10: only third-level ids may be used, so that is the default list.
+		onlySelectable: ctx.getNodeParameter('onlySelectable', true) !== false,
+		search: typeof filters.search === 'string' ? filters.search : '',
+		limit,
+	};
+}
+
+/** Refuses a Limit below 1 before the tree is fetched. */
+export async function checkCategoryGetAll(this: IExecuteSingleFunctions): Promise<void> {
+	const { limit } = readSettings(this);
+	if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) {
+		throw invalidInput(this.getNode(), 'Limit', 'must be a whole number of at least 1', this.getItemIndex(), limit);
+	}
+}
+
+/** postReceive: the tree flattened (shared with the Ads node's KKTU list), filtered and cut to the Limit. */
+export async function flattenCategories(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	requireJsonBody(response);
+	const body = response.body as { items?: unknown } | unknown[] | null;
+	const tree = Array.isArray(body) ? body : body && Array.isArray(body.items) ? body.items : undefined;
+	if (!tree) throw new InvalidJsonResponse(response.statusCode);
+	const { onlySelectable, search, limit } = readSettings(this);
+	const out: INodeExecutionData[] = [];
+	for (const node of flattenKktu(tree as KktuNode[])) {
+		if (out.length >= limit) break;
+		if (onlySelectable && !node.selectable) continue;
+		if (!matchesKktu(node, search)) continue;
+		out.push({ json: node as unknown as IDataObject });
+	}
+	return out;
+}

@@ -1,0 +1,40 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { baseUrlExpression } from '../shared/transport/baseUrl';
+import { mediaDescription } from './resources/media';
+import { executeMediaUpload } from './resources/media/upload';
+
+export class AdCabinetMedia implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet Media',
+		name: 'adCabinetMedia',
+		icon: { light: 'file:adCabinetMedia.svg', dark: 'file:adCabinetMedia.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Upload images and videos for ads to the Ad Cabinet API',
+		defaults: { name: 'Ad Cabinet Media' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		requestDefaults: {
+			baseURL: baseUrlExpression('client'),
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'media',
+				options: [{ name: 'Media', value: 'media' }],
+			},
+			...mediaDescription,
+		],
+	};
+
+	customOperations = {
+		media: { upload: executeMediaUpload },
+	};
+}

@@ -1,0 +1,44 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { getPixelEventTypes } from '../shared/methods/cabinetLists';
+import { baseUrlExpression } from '../shared/transport/baseUrl';
+import { searchPixelEvents } from './methods/searchPixelEvents';
+import { pixelEventDescription } from './resources/pixelEvent';
+
+export class AdCabinetPixelEvents implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet Pixel Events',
+		name: 'adCabinetPixelEvents',
+		icon: { light: 'file:adCabinetPixelEvents.svg', dark: 'file:adCabinetPixelEvents.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Manage the pixel tag events of an Ad Cabinet cabinet',
+		defaults: { name: 'Ad Cabinet Pixel Events' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		requestDefaults: {
+			baseURL: baseUrlExpression('client'),
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'pixelEvent',
+				options: [{ name: 'Pixel Event', value: 'pixelEvent' }],
+			},
+			...pixelEventDescription,
+		],
+	};
+
+	methods = {
+		loadOptions: { getPixelEventTypes },
+		listSearch: { searchPixelEvents },
+	};
+}

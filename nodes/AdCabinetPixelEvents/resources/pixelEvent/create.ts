@@ -1,0 +1,51 @@
+import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { cabinetIdField } from '../../../shared/cabinetId';
+import { cabinetOf, requiredText } from './fields';
+
+const show = { resource: ['pixelEvent'], operation: ['create'] };
+
+export const pixelEventCreateDescription: INodeProperties[] = [
+	cabinetIdField(show, 'The cabinet (account) ID the event belongs to; each cabinet has its own events'),
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Newsletter signup',
+		displayOptions: { show },
+		description: 'Name of the event',
+	},
+	{
+		displayName: 'Type Name or ID',
+		name: 'type',
+		type: 'options',
+		required: true,
+		typeOptions: { loadOptionsMethod: 'getPixelEventTypes' },
+		default: '',
+		displayOptions: { show },
+		description:
+			'What the event tracks, from the API\'s list of event types. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+];
+
+/** spec 4.11: POST /api/pixel_events/ with account_id, title and type. */
+export async function preparePixelEventCreate(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	const accountId = cabinetOf(this);
+	const title = requiredText(this, 'title', 'Title');
+	const type = requiredText(this, 'type', 'Type');
+	options.body = { account_id: accountId, title, type };
+}
+
+/** The create answer is not documented (spec 4.11): without a body, what was created is echoed. */
+export function createdFallback(this: IExecuteSingleFunctions): IDataObject {
+	return {
+		account_id: String(this.getNodeParameter('accountId', '')).trim(),
+		title: this.getNodeParameter('title', '') as string,
+		type: this.getNodeParameter('type', '') as string,
+		success: true,
+	};
+}

@@ -1,0 +1,27 @@
+import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { cabinetIdField } from '../../../shared/cabinetId';
+import { PATHS } from '../../../shared/constants';
+import { cabinetOf, eventField, eventOf } from './fields';
+
+const show = { resource: ['pixelEvent'], operation: ['delete'] };
+
+export const pixelEventDeleteDescription: INodeProperties[] = [cabinetIdField(show), eventField(show)];
+
+/** spec 4.11: DELETE /api/pixel_events/{account_id}/events/{event_id}. */
+export async function preparePixelEventDelete(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	const accountId = cabinetOf(this);
+	const eventId = eventOf(this);
+	options.url = PATHS.pixelEventDelete(accountId, eventId);
+	delete options.body;
+}
+
+/** The API answers without a body (spec 4.11 leaves it open): report the event and success. */
+export function deletedFallback(this: IExecuteSingleFunctions): IDataObject {
+	return {
+		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
+		success: true,
+	};
+}

@@ -1,0 +1,16 @@
+import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { cabinetIdField } from '../../../shared/cabinetId';
+import { PATHS } from '../../../shared/constants';
+import { cabinetOf } from './fields';
+
+const show = { resource: ['pixelEvent'], operation: ['getBaseCode'] };
+
+export const pixelEventGetBaseCodeDescription: INodeProperties[] = [cabinetIdField(show)];
+
+/** spec 4.11: GET /api/pixel_events/{account_id}/code_snippet */
+export async function preparePixelEventGetBaseCode(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	options.url = PATHS.pixelBaseCode(cabinetOf(this));
+}

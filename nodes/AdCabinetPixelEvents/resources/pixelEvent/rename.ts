@@ -1,0 +1,41 @@
+import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { cabinetIdField } from '../../../shared/cabinetId';
+import { PATHS } from '../../../shared/constants';
+import { cabinetOf, eventField, eventOf, requiredText } from './fields';
+
+const show = { resource: ['pixelEvent'], operation: ['rename'] };
+
+export const pixelEventRenameDescription: INodeProperties[] = [
+	cabinetIdField(show),
+	eventField(show),
+	{
+		displayName: 'New Title',
+		name: 'newTitle',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Newsletter signup (footer)',
+		displayOptions: { show },
+		description: 'The new name of the event',
+	},
+];
+
+/** spec 4.11: PATCH /api/pixel_events/{event_id} with account_id and the new title. */
+export async function preparePixelEventRename(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	const accountId = cabinetOf(this);
+	const eventId = eventOf(this);
+	const title = requiredText(this, 'newTitle', 'New Title');
+	options.url = PATHS.pixelEvent(eventId);
+	options.body = { account_id: accountId, title };
+}
+
+/** The API answers without a body (spec 4.11 leaves it open): report the event and success. */
+export function renamedFallback(this: IExecuteSingleFunctions): IDataObject {
+	return {
+		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
+		success: true,
+	};
+}
