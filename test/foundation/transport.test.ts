@@ -56,6 +56,24 @@ describe('shared transport', () => {
 		expect(log.filter((r) => !(r.body as { cursor?: string }).cursor)).toHaveLength(1);
 	});
 
+	test('a stall past the Request Options timeout and a cut-short JSON body are both retried', async () => {
+		const clean = await runNode({ type: 'adCabinetStats', parameters: statsLast7Days, credentials: credentialsFor(sandbox()) });
+		sandbox().clearLog();
+		sandbox().faults.set({ rate: 0, kinds: ['stall'], stallMs: 8000 });
+		sandbox().faults.onNth(2, 'stall');
+		sandbox().faults.onNth(4, 'truncated');
+		const started = Date.now();
+		const faulty = await runNode({
+			type: 'adCabinetStats',
+			parameters: { ...statsLast7Days, requestOptions: { timeout: 1000 } },
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(faulty.error).toBeUndefined();
+		expect(faulty.items.map((item) => item.json)).toEqual(clean.items.map((item) => item.json));
+		expect(Date.now() - started).toBeLessThan(7000);
+		expect(apiRequests(sandbox()).map((r) => r.fault).filter(Boolean)).toEqual(['stall', 'truncated']);
+	});
+
 	test('a 401 becomes a NodeApiError with the status, the API message and advice, and no token', async () => {
 		const { error, items } = await runNode({
 			type: 'adCabinetStats',

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PATHS } from '../constants';
-import { apiRequest, type RequestContext } from '../transport/request';
+import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
 import type { StatsQuery } from './query';
 
 /** spec 2.1: one page of POST /api/v1/stats/page. */
@@ -18,6 +18,7 @@ export interface StatsFetch {
 	/** Stop after this many rows; Infinity follows the cursor to the end. */
 	maxRows?: number;
 	itemIndex?: number;
+	connection?: ConnectionOptions;
 	/** Receives each page's rows as they arrive, so a long run never holds pages twice. */
 	onRows: (rows: IDataObject[], page: StatsPage) => void;
 }
@@ -54,6 +55,7 @@ export async function fetchStats(
 			idempotent: true,
 			credentials,
 			itemIndex: options.itemIndex,
+			connection: options.connection,
 		})) as StatsPage | undefined;
 		if (!page || !Array.isArray(page.rows)) {
 			throw new NodeApiError(this.getNode(), { page: result.pages + 1 }, {

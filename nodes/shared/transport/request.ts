@@ -35,7 +35,40 @@ export interface ApiRequest {
 	credentials?: ICredentialDataDecryptedObject;
 	/** Expect no JSON (e.g. 204); the body is returned as received. */
 	expectJson?: boolean;
+	/** The node's Request Options (timeout, proxy, SSL), as declarative operations get them. */
+	connection?: ConnectionOptions;
+}
+
+export interface ConnectionOptions {
 	timeout?: number;
+	proxy?: IHttpRequestOptions['proxy'];
+	skipSslCertificateValidation?: boolean;
+}
+
+/** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * n8n adds a "Request Options" collection (batching, timeout, proxy, SSL) to every declarative node;
+ * custom operations read it here so those settings apply to all of a node's operations alike.
+ */
+export function connectionOptions(ctx: IExecuteFunctions, itemIndex: number): ConnectionOptions {
+	const raw = ctx.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+	const options: ConnectionOptions = {};
+	if (typeof raw.timeout === 'number' && raw.timeout > 0) options.timeout = raw.timeout;
+	if (raw.allowUnauthorizedCerts === true) options.skipSslCertificateValidation = true;
+	if (typeof raw.proxy === 'string' && raw.proxy.trim() !== '') {
+		const proxy = new URL(raw.proxy.includes('://') ? raw.proxy : `http://${raw.proxy}`);
+		options.proxy = {
+			host: proxy.hostname,
+			port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
+			protocol: proxy.protocol.replace(/:$/, ''),
+			...(proxy.username
+				? { auth: { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } }
+				: {}),
+		};
+	}
+	return options;
 }
 
 const UNPARSEABLE = Symbol('unparseable');
@@ -78,7 +111,9 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 		headers: isForm ? {} : { Accept: 'application/json', 'Content-Type': 'application/json' },
 	};
 	if (request.body !== undefined && !isForm) options.body = JSON.stringify(request.body);
-	if (request.timeout) options.timeout = request.timeout;
+	options.timeout = request.connection?.timeout ?? DEFAULT_TIMEOUT_MS;
+	if (request.connection?.proxy) options.proxy = request.connection.proxy;
+	if (request.connection?.skipSslCertificateValidation) options.skipSslCertificateValidation = true;
 	return await withRetry(
 		async () => {
 			const response = (await this.helpers.httpRequestWithAuthentication.call(

@@ -8,7 +8,7 @@ import type {
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import { asNodeError, errorItem } from '../../../shared/errorItem';
-import { apiRequest } from '../../../shared/transport/request';
+import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 import {
 	buildAudienceFromText,
@@ -139,6 +139,7 @@ async function upload(ctx: IExecuteFunctions, target: Target, build: AudienceBui
 		body: form,
 		idempotent: false,
 		itemIndex: i,
+		connection: connectionOptions(ctx, i),
 		hint: audienceHint(target.accountId),
 	});
 	const report = { ...build.report, summary: describeCounts(build.report) } as unknown as IDataObject;

@@ -9,7 +9,7 @@ import {
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE, PATHS } from '../../../shared/constants';
 import { asNodeError, errorItem } from '../../../shared/errorItem';
-import { apiRequest } from '../../../shared/transport/request';
+import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 
 const show = { resource: ['media'], operation: ['upload'] };
@@ -80,6 +80,7 @@ async function uploadOne(ctx: IExecuteFunctions, item: INodeExecutionData, i: nu
 		body: form,
 		idempotent: false,
 		itemIndex: i,
+		connection: connectionOptions(ctx, i),
 		hint: (failure) =>
 			failure.status === 403
 				? `The access token has no permission on cabinet ${accountId}. Check the Cabinet ID, or ask the cabinet owner for access.`

@@ -10,6 +10,7 @@ import {
 	periodUnitField,
 } from '../../../shared/stats/fields';
 import { fetchStats } from '../../../shared/stats/fetch';
+import { connectionOptions } from '../../../shared/transport/request';
 import { checkStatsQuery, STATS_FIELD_NAMES, type StatsQuery } from '../../../shared/stats/query';
 import { numericRow } from '../../../shared/stats/rows';
 import type { Grouping } from '../../../shared/stats/spec';
@@ -203,6 +204,7 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 				pageSize,
 				maxRows: limit,
 				itemIndex: i,
+				connection: connectionOptions(this, i),
 				onRows: (rows) => {
 					for (const row of rows) out.push({ json: numeric ? numericRow(row) : row, pairedItem });
 				},
