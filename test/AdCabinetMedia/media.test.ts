@@ -105,7 +105,7 @@ describe('Ad Cabinet Media: Upload', () => {
 			parameters: upload(),
 			credentials: credentialsFor(sandbox()),
 			continueOnFail: true,
-			input: [fileItem(Buffer.from('plain text'), 'text/plain', 'notes.txt'), fileItem(PNG, 'image/png', 'ok.png')],
+			input: [fileItem(Buffer.from('plain text'), 'application/octet-stream', 'notes.bin'), fileItem(PNG, 'image/png', 'ok.png')],
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);

@@ -7,3 +7,5 @@ if (!process.env.N8N_USER_FOLDER) {
 	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'ad-cabinet-harness-'));
 }
 process.env.N8N_DIAGNOSTICS_ENABLED ??= 'false';
+// Route every log line through the capturing logger.
+import './logs';

@@ -22,3 +22,4 @@ export { listExamples, runExample, itemsOf, EXAMPLES_DIR } from './examples';
 export type { ExampleWorkflow } from './examples';
 export { pollOnce } from './poll';
 export type { PollInput, PollResult } from './poll';
+export { capturedLogs } from './logs';

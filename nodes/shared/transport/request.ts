@@ -100,7 +100,7 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 	const isForm = typeof FormData !== 'undefined' && request.body instanceof FormData;
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${baseUrlFrom(credentials, request.api)}${request.path}`,
+		url: `${baseUrlFrom(this.getNode(), credentials, request.api, request.itemIndex)}${request.path}`,
 		qs: request.qs,
 		body: request.body,
 		arrayFormat: 'repeat',

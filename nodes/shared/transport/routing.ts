@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
 import { asNodeError, errorItem } from '../errorItem';
+import { checkResolvedBaseUrl } from './baseUrl';
 import { toNodeApiError } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import { withRetry } from './retry';
@@ -76,6 +77,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 		try {
 			await operation.prepare?.call(this, requestData.options);
 			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
 			const send = async (options: RequestOptions) =>
 				await withRetry(
 					async () => {

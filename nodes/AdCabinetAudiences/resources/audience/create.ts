@@ -26,6 +26,7 @@ const FIELD_LABELS = {
 } as const;
 const FILE_NAME = 'audience.csv';
 const FILE_TYPE = 'text/csv';
+const AUDIENCE_FILE_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/comma-separated-values']);
 
 export const audienceCreateDescription: INodeProperties[] = [
 	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan (spec 4.12)'),
@@ -184,6 +185,12 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 			i,
 			property,
 		);
+	}
+	const file = item.binary[property];
+	const extension = (file.fileExtension ?? file.fileName?.split('.').pop() ?? '').toLowerCase();
+	// spec 4.12: the audience file is CSV or txt.
+	if (!AUDIENCE_FILE_TYPES.has(file.mimeType) && !['csv', 'txt'].includes(extension)) {
+		throw invalidInput(ctx.getNode(), FIELD_LABELS.binary, 'must be a CSV or txt file (spec 4.12)', i, file.mimeType);
 	}
 	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
 	const build = buildAudienceFromText(bytes.toString('utf8'), {

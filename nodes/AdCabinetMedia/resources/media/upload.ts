@@ -67,6 +67,10 @@ async function uploadOne(ctx: IExecuteFunctions, item: INodeExecutionData, i: nu
 	const { property, binary } = binaryOf(ctx, item, i);
 	const fileName = binary.fileName ?? `media${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
 	const mimeType = binary.mimeType || 'application/octet-stream';
+	// Ads carry images and videos; an unlabelled file is left for the API to recognise.
+	if (!/^(image|video)\//.test(mimeType) && mimeType !== 'application/octet-stream') {
+		throw invalidInput(node, BINARY_LABEL, 'must hold an image or a video', i, mimeType);
+	}
 	// n8n hands the file over as one Buffer (from memory or its binary storage); the Blob is the one copy multipart needs.
 	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
 	if (bytes.length === 0) throw invalidInput(node, BINARY_LABEL, 'the file is empty', i, property);
