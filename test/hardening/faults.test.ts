@@ -1,0 +1,161 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { pollOnce, runNode } from '../harness';
+import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { sharedClock } from '../AdCabinetStatsTrigger/clock';
+import type { FaultKind } from '../sandbox';
+
+/**
+ * Fault injection through the harness. `npm test` runs reduced sizes; `npm run test:soak`
+ * (SOAK=1, run by CI) runs the full ones: 100,000 statistics rows and 1,000 trigger polls.
+ */
+const SOAK = process.env.SOAK === '1';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ALL_FAULTS: FaultKind[] = ['429', '500', '502', '503', '504', 'reset', 'stall', 'truncated'];
+const NOW = '2026-11-20T12:00:00Z';
+
+describe('faults: reads come back whole, writes are never repeated', () => {
+	const sandbox = useSandbox({ now: NOW });
+	const clock = sharedClock(sandbox);
+	afterEach(() => clock.stop());
+
+	test(`Return All of ${SOAK ? '100,000' : '10,000'}+ statistics rows with 10% mixed faults returns exactly the fault-free rows`, async () => {
+		const days = SOAK ? 118 : 12;
+		const from = new Date(Date.parse(NOW) - days * DAY).toISOString().slice(0, 10);
+		const parameters: INodeParameters = {
+			resource: 'statistic',
+			operation: 'getAll',
+			period: 'custom',
+			periodFrom: `${from}T00:00:00Z`,
+			periodTo: '2026-11-19T23:59:59Z',
+			periodGroupingUnit: 'day',
+			grouping: ['ad'],
+			currency: 'EUR',
+			returnAll: true,
+			filters: {},
+			options: { numericValues: false, pageSize: SOAK ? 500 : 100 },
+			requestOptions: { timeout: 1000 },
+		};
+		const truth = sandbox().data.statsRows({
+			period_from: parameters.periodFrom,
+			period_to: parameters.periodTo,
+			period_grouping_unit: 'day',
+			grouping: ['ad'],
+			currency_code: 'EUR',
+			order_by: 'period',
+		});
+		expect(truth.length).toBeGreaterThan(SOAK ? 100_000 : 10_000);
+		sandbox().faults.set({ rate: 0.1, kinds: ALL_FAULTS, seed: 7, stallMs: 2500, retryAfterSeconds: 0 });
+		const { items, error } = await runNode({ type: 'adCabinetStats', parameters, credentials: credentialsFor(sandbox()) });
+		expect(error).toBeUndefined();
+		const injected = Object.values(sandbox().faults.injected).reduce((a, b) => a + b, 0);
+		expect(injected).toBeGreaterThanOrEqual(SOAK ? 10 : 5);
+		expect(items.length).toBe(truth.length);
+		expect(items.map((item) => item.json)).toEqual(truth);
+		console.log(`stats under faults: ${truth.length} rows compared, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`);
+	});
+
+	test('a permanent fault fails with a NodeApiError naming the status and what to do', async () => {
+		sandbox().faults.set({ rate: 1, kinds: ['503'], retryAfterSeconds: 0 });
+		const { error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: { resource: 'advertisedObject', operation: 'getAll', returnAll: true },
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('503');
+		expect(error?.message).toMatch(/^The Ad Cabinet API answered 503/);
+		expect(error?.description).toContain('temporarily unavailable. Try again later.');
+		expect(error?.description).toContain('Failed after 5 attempts');
+	});
+
+	test(`trigger: ${SOAK ? '1,000' : '150'} polls over 3 simulated days at 10% faults lose no row and repeat none`, async () => {
+		const polls = SOAK ? 1000 : 150;
+		const start = Date.parse('2026-11-17T09:10:00Z');
+		const step = Math.floor((3 * DAY) / polls);
+		clock.start(start);
+		const parameters: INodeParameters = {
+			periodGroupingUnit: 'hour',
+			grouping: ['campaign'],
+			emit: 'completed',
+			startFrom: 'now',
+			currency: 'EUR',
+			numericValues: false,
+			filters: {},
+			options: {},
+		};
+		let staticData: IDataObject = {};
+		const emitted: IDataObject[] = [];
+		let failedPolls = 0;
+		sandbox().faults.set({ rate: 0.1, kinds: ALL_FAULTS, seed: 11, stallMs: 300, retryAfterSeconds: 0 });
+		let end = start;
+		for (let n = 0; n < polls; n++) {
+			end = start + n * step;
+			clock.set(end);
+			const result = await pollOnce({ type: 'adCabinetStatsTrigger', parameters, credentials: credentialsFor(sandbox()), staticData });
+			if (result.error) failedPolls++;
+			for (const item of result.items ?? []) emitted.push(item.json);
+			staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject;
+		}
+		sandbox().faults.clear();
+		// A last clean poll at the same instant catches up whatever a failed poll left.
+		const last = await pollOnce({ type: 'adCabinetStatsTrigger', parameters, credentials: credentialsFor(sandbox()), staticData });
+		for (const item of last.items ?? []) emitted.push(item.json);
+		const settledUntil = Math.floor((end - 15 * 60_000) / HOUR) * HOUR;
+		const truth: IDataObject[] = [];
+		for (let from = Date.parse('2026-11-17T08:00:00Z'); from < settledUntil; from += 2 * DAY) {
+			const to = Math.min(settledUntil, from + 2 * DAY);
+			truth.push(
+				...sandbox()
+					.data.statsRows({
+						period_from: new Date(from).toISOString(),
+						period_to: new Date(to - 1000).toISOString(),
+						period_grouping_unit: 'hour',
+						grouping: ['campaign'],
+						currency_code: 'EUR',
+						order_by: 'period',
+					})
+					.filter((row: IDataObject) => Date.parse(String(row.period_date)) < to),
+			);
+		}
+		const key = (row: IDataObject) => `${String(row.period_date)}|${String(row.campaign_id)}`;
+		const seen = new Map<string, number>();
+		for (const row of emitted) seen.set(key(row), (seen.get(key(row)) ?? 0) + 1);
+		const duplicates = [...seen.values()].filter((count) => count > 1).length;
+		const lost = truth.filter((row) => !seen.has(key(row))).length;
+		console.log(`trigger under faults: ${polls} polls, ${failedPolls} failed, ${truth.length} rows expected, ${emitted.length} emitted, ${lost} lost, ${duplicates} duplicated, faults ${JSON.stringify(sandbox().faults.injected)}`);
+		expect({ lost, duplicates }).toEqual({ lost: 0, duplicates: 0 });
+		expect(emitted).toEqual(truth);
+	});
+
+	const PNG = Buffer.from(
+		'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+		'base64',
+	);
+	const numbers = Array.from({ length: 1000 }, (_v, i) => ({ phone: `99890${String(1_000_000 + i).slice(-7)}` }));
+	const writes: Array<{ name: string; type: string; parameters: INodeParameters; input?: Array<IDataObject | INodeExecutionData> }> = [
+		{ name: 'media upload', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: '100001', binaryPropertyName: 'data' }, input: [{ json: {}, binary: { data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'a.png' } } }] },
+		{ name: 'audience create', type: 'adCabinetAudiences', parameters: { resource: 'audience', operation: 'create', accountId: '100001', title: 'T', source: 'items', phoneField: 'phone', hashNumbers: true }, input: numbers },
+		{ name: 'pixel event create', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Lead', type: 'custom' } },
+		{ name: 'pixel event rename', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'rename', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '31005' }, newTitle: 'Renamed' } },
+		{ name: 'pixel event delete', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'delete', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '31006' } } },
+	];
+
+	test.each(writes.flatMap((w) => (['503', 'reset'] as FaultKind[]).map((kind) => [w.name, kind, w] as const)))(
+		'%s after a %s is not retried, and the error says it may have taken effect',
+		async (_name, kind, write) => {
+			sandbox().faults.onNth(1, kind);
+			const { error } = await runNode({ type: write.type, parameters: write.parameters, credentials: credentialsFor(sandbox()), input: write.input });
+			expect(apiRequests(sandbox())).toHaveLength(1);
+			expect(error?.name).toBe('NodeApiError');
+			expect(error?.description).toContain('was not retried automatically: it may have reached the API before failing');
+		},
+	);
+
+	test.each(writes.map((w) => [w.name, w] as const))('%s after a 429 is not retried, and the error says running it again is safe', async (_name, write) => {
+		sandbox().faults.onNth(1, '429');
+		const { error } = await runNode({ type: write.type, parameters: write.parameters, credentials: credentialsFor(sandbox()), input: write.input });
+		expect(apiRequests(sandbox())).toHaveLength(1);
+		expect(error?.description).toContain('The API did not process this request, so it is safe to run it again.');
+	});
+});
