@@ -98,14 +98,32 @@ export async function searchKktu(
 	return { results };
 }
 
+const treesByExecution = new WeakMap<object, Promise<FlatKktuNode[]>>();
+
 /**
- * The level of a KKTU id, read from the tree, or undefined when the id is not in it. Used to refuse
- * a first- or second-level id before an ad is created or edited (spec 4.10).
+ * The flattened tree, read once per execution of a node and shared by all its items: a sheet of
+ * 200 ads checks its KKTU ids (spec 4.10) against one GET /api/kktu, not 200. The node's execution
+ * context object is the key, so the copy goes when the execution does.
  */
-export async function kktuLevelOf(
-	this: IExecuteSingleFunctions,
-	id: string,
-): Promise<FlatKktuNode | undefined> {
-	const flat = flattenKktu(await fetchKktuTree.call(this, this.getItemIndex()));
-	return flat.find((node) => node.id === id);
+export async function kktuForExecution(this: IExecuteSingleFunctions): Promise<FlatKktuNode[]> {
+	const key = executionKey(this);
+	let flat = key && treesByExecution.get(key);
+	if (!flat) {
+		flat = fetchKktuTree.call(this, this.getItemIndex()).then(flattenKktu);
+		if (key) {
+			treesByExecution.set(key, flat);
+			// A failed read is not kept, so a later item asks again.
+			flat.catch(() => treesByExecution.delete(key));
+		}
+	}
+	return await flat;
+}
+
+/** The node's context object of this execution; undefined where a runner provides none (no caching then). */
+function executionKey(fx: IExecuteSingleFunctions): object | undefined {
+	try {
+		return fx.getContext('node');
+	} catch {
+		return undefined;
+	}
 }

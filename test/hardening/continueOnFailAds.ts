@@ -1,4 +1,26 @@
 import type { FailingSecondItem } from './continueOnFail.test';
 
-/** Continue On Fail cases of the Ads node; filled in with that node. */
-export const AD_CONTINUE_ON_FAIL: FailingSecondItem[] = [];
+const create = {
+	resource: 'ad',
+	operation: 'create',
+	campaignId: 2201,
+	title: '={{ $json.title }}',
+	text: 'Meet the new collection',
+	promoteUrl: 'https://t.me/berlin_startups',
+	cpm: 2.5,
+	budget: 150,
+	adType: 'target_channels',
+	kktu: { __rl: true, mode: 'list', value: '' },
+};
+
+/** Continue On Fail cases of the Ads node. */
+export const AD_CONTINUE_ON_FAIL: FailingSecondItem[] = [
+	{ name: 'Ads → Create (an empty title in the second row)', type: 'adCabinetAds', parameters: create, input: [{ title: 'Row one' }, { title: '' }], error: /^Title: must not be empty/ },
+	{
+		name: 'Ads → Get (an unknown ad in the second row)',
+		type: 'adCabinetAds',
+		parameters: { resource: 'ad', operation: 'get', adId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+		input: [{ id: '10001' }, { id: '99999999' }],
+		error: /answered 404/,
+	},
+];

@@ -63,6 +63,11 @@ export class SandboxData {
 	readonly exchangeRates = EUR_RATES;
 	/** When true, the legacy report answers 410 as after its 28.02.2026 shutdown (spec 4.2). */
 	legacyReportDisabled = false;
+	/**
+	 * The answer of ad create and edit, which the spec does not show (4.6, 4.8): the ad's detail
+	 * (default), or no body at all, so nodes can prove they cope with either.
+	 */
+	adWriteAnswer: 'detail' | 'empty' = 'detail';
 	/** Cumulative time spent inside API handlers, in milliseconds. */
 	handlerTimeMs = 0;
 	/** Bumped whenever ads change, so cached statistics results are not reused. */

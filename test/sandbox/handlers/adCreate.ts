@@ -154,5 +154,5 @@ export const adCreate: Handler = ({ req, data }) => {
 		fields,
 	};
 	data.addAd(ad);
-	return json(adDetail(data, ad), 201);
+	return data.adWriteAnswer === 'empty' ? { status: 201 } : json(adDetail(data, ad), 201);
 };

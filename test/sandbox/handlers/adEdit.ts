@@ -48,5 +48,5 @@ export const adEdit: Handler = ({ req, data }) => {
 	if (body[EVENT_FIELD] !== undefined) updated.eventId = body[EVENT_FIELD] as string | null;
 	Object.assign(ad.fields, updated);
 	data.adChanged();
-	return json(adDetail(data, ad));
+	return data.adWriteAnswer === 'empty' ? { status: 200 } : json(adDetail(data, ad));
 };

@@ -1,0 +1,45 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../shared/constants';
+import { searchKktu } from '../shared/kktu';
+import { getAudiences, getPixelEvents } from '../shared/methods/cabinetLists';
+import { baseUrlExpression } from '../shared/transport/baseUrl';
+import { searchAds } from './methods/searchAds';
+import { adDescription } from './resources/ad';
+
+export class AdCabinetAds implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ad Cabinet Ads',
+		name: 'adCabinetAds',
+		icon: { light: 'file:adCabinetAds.svg', dark: 'file:adCabinetAds.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'List, get, create and edit ads and validate target bots in the Ad Cabinet API',
+		defaults: { name: 'Ad Cabinet Ads' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		requestDefaults: {
+			baseURL: baseUrlExpression('base'),
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+			json: true,
+		},
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'ad',
+				options: [{ name: 'Ad', value: 'ad' }],
+			},
+			...adDescription,
+		],
+	};
+
+	methods = {
+		loadOptions: { getAudiences, getPixelEvents },
+		listSearch: { searchAds, searchKktu },
+	};
+}

@@ -1,0 +1,53 @@
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { invalidInput } from '../../../shared/validation';
+
+export const AD_LABEL = 'Ad';
+
+/** The ad of Get and Update: searchable by title from the ad list (spec 4.5), or by ID. */
+export function adIdField(show: Record<string, string[]>): INodeProperties {
+	return {
+		displayName: AD_LABEL,
+		name: 'adId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: { show },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Search ads by title…',
+				typeOptions: { searchListMethod: 'searchAds', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 10001',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ad ID is a whole number' },
+					},
+				],
+			},
+		],
+	};
+}
+
+/** spec 4.7, 4.8: `ad_id` is a number; anything else is refused before a request. */
+export function readAdId(fx: IExecuteSingleFunctions): number {
+	const raw = fx.getNodeParameter('adId', '', { extractValue: true }) as unknown;
+	const text = typeof raw === 'number' || typeof raw === 'string' ? String(raw).trim() : '';
+	if (!/^\d+$/.test(text) || Number(text) < 1) {
+		throw invalidInput(
+			fx.getNode(),
+			AD_LABEL,
+			'must be a whole-number ad ID',
+			fx.getItemIndex(),
+			raw,
+		);
+	}
+	return Number(text);
+}

@@ -1,0 +1,19 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { PATHS } from '../../../shared/constants';
+import { adIdField, readAdId } from './adId';
+
+const show = { resource: ['ad'], operation: ['get'] };
+
+export const adGetDescription: INodeProperties[] = [adIdField(show)];
+
+/** spec 4.7: GET /api/advertisement/{platform}/{ad_id} */
+export async function prepareAdGet(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	options.url = PATHS.ad(readAdId(this));
+}

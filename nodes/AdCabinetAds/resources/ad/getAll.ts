@@ -1,0 +1,124 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { invalidInput } from '../../../shared/validation';
+
+const show = { resource: ['ad'], operation: ['getAll'] };
+
+/** spec 4.5: `period` filters by creation time. */
+const PERIODS = [
+	{ name: 'All', value: 'all' },
+	{
+		name: 'Start of Month',
+		value: 'starts_month',
+		description: 'Created since the first day of this month',
+	},
+	{ name: 'Today', value: 'today' },
+	{ name: 'Yesterday', value: 'yesterday' },
+];
+
+export const adGetAllDescription: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show },
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { ...show, returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Advertisement Titles',
+				name: 'advertisementTitles',
+				type: 'string',
+				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Title' },
+				default: [],
+				description: 'Only ads with one of these exact titles',
+			},
+			{
+				displayName: 'Campaign Names',
+				name: 'campaignNames',
+				type: 'string',
+				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Campaign Name' },
+				default: [],
+				description: 'Only ads of the campaigns with one of these exact names',
+			},
+			{
+				displayName: 'Period',
+				name: 'period',
+				type: 'options',
+				default: 'all',
+				description: 'Only ads created in this period',
+				options: PERIODS,
+			},
+			{
+				displayName: 'Show Deleted',
+				name: 'showDeleted',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to include deleted ads',
+			},
+		],
+	},
+];
+
+/** Titles and names may contain commas, so text from an expression is split on new lines only. */
+function names(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split('\n') : [];
+	return parts.map((part) => String(part).trim()).filter((part) => part !== '');
+}
+
+/** spec 4.5: the filters as query parameters (lists as repeated keys); offset and limit come from paging. */
+export async function prepareAdGetAll(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex();
+	if (!(this.getNodeParameter('returnAll', false) as boolean)) {
+		const limit = this.getNodeParameter('limit', 50) as unknown;
+		if (!(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1)) {
+			throw invalidInput(node, 'Limit', 'must be a whole number of at least 1', itemIndex, limit);
+		}
+	}
+	const filters = this.getNodeParameter('filters', {}) as IDataObject;
+	const qs: IDataObject = {};
+	if (filters.period !== undefined) {
+		if (!PERIODS.some((period) => period.value === filters.period)) {
+			throw invalidInput(
+				node,
+				'Period',
+				`must be one of ${PERIODS.map((p) => p.value).join(', ')}`,
+				itemIndex,
+				filters.period,
+			);
+		}
+		qs.period = filters.period;
+	}
+	if (filters.showDeleted !== undefined) qs.show_deleted = filters.showDeleted === true;
+	const titles = names(filters.advertisementTitles);
+	if (titles.length) qs.advertisement_titles = titles;
+	const campaigns = names(filters.campaignNames);
+	if (campaigns.length) qs.campaign_names = campaigns;
+	options.qs = { ...(options.qs ?? {}), ...qs };
+	options.arrayFormat = 'repeat';
+}

@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { labelOf } from '../../../shared/ads/adFields';
+import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
+
+type AdOperation = 'get' | 'create' | 'update';
+
+/** spec 4.6: the API's refusal of an ad without a KKTU id, in words that say what to do. */
+export const AUTOMATIC_LABELLING_HINT =
+	'This cabinet uses automatic labelling, so the API accepts an ad only with exactly one KKTU category (spec 4.6). Choose a third-level category in "KKTU Category" and run again; the Ad Cabinet KKTU node lists them.';
+
+function kktuSent(fx: IExecuteSingleFunctions, operation: AdOperation): boolean {
+	if (operation === 'update')
+		return 'kktu' in (fx.getNodeParameter('updateFields', {}) as IDataObject);
+	const value = fx.getNodeParameter('kktu', '', { extractValue: true }) as unknown;
+	return value !== '' && value !== undefined && value !== null;
+}
+
+function adIdOf(fx: IExecuteSingleFunctions): string {
+	return String(fx.getNodeParameter('adId', '', { extractValue: true }) ?? '').trim();
+}
+
+/** Advice for a failed ad request, naming the node's fields where the API named its own. */
+export function adHint(operation: AdOperation) {
+	return function (this: IExecuteSingleFunctions, failure: Failure): string | undefined {
+		if (failure.status === 404 && operation !== 'create') {
+			return `Ad ${adIdOf(this)} was not found. Check the ID or pick the ad from the list; ads of cabinets this token cannot use are not found either.`;
+		}
+		if (failure.status === 403) {
+			return 'The access token has no permission on the cabinet of this campaign. Check the Campaign ID, or ask the cabinet owner for access.';
+		}
+		const fields = apiErrorFields(failure);
+		if ((failure.status !== 400 && failure.status !== 422) || fields.length === 0) return undefined;
+		const named = `Fields the API named: ${fields
+			.map((field) => (labelOf(field) ? `${field} (${labelOf(field)})` : field))
+			.join(', ')}.`;
+		if (fields.includes('kktu_ids') && operation !== 'get' && !kktuSent(this, operation)) {
+			return `${AUTOMATIC_LABELLING_HINT} ${named}`;
+		}
+		return `The API refused the values sent. ${named}`;
+	};
+}

@@ -1,0 +1,130 @@
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { buildCreateBody, buildUpdateBody } from '../../../shared/ads/adBody';
+import { completeAdBody } from '../../../shared/ads/adKktu';
+import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
+import { listToItems, recordToItem, routed } from '../../../shared/transport/routing';
+import { readAdId } from './adId';
+import { adCreateDescription, prepareAdCreate } from './create';
+import { adGetDescription, prepareAdGet } from './get';
+import { adGetAllDescription, prepareAdGetAll } from './getAll';
+import { adHint } from './hints';
+import { adUpdateDescription, prepareAdUpdate } from './update';
+import {
+	adValidateBotsDescription,
+	prepareValidateBots,
+	validatedBotsToItems,
+} from './validateBots';
+
+/**
+ * The answers of create and edit are not in the spec (4.6, 4.8). An object answer is output as it
+ * is; an empty one is replaced by what was sent (rebuilt from the same parameters; the KKTU tree is
+ * already cached for this execution) plus `success: true`.
+ */
+function adRecordOrEcho(echo: (this: IExecuteSingleFunctions) => Promise<IDataObject>) {
+	const record = recordToItem();
+	return async function (
+		this: IExecuteSingleFunctions,
+		items: INodeExecutionData[],
+		response: IN8nHttpFullResponse,
+	): Promise<INodeExecutionData[]> {
+		const body = response.body as unknown;
+		if (body === undefined || body === null || body === '') {
+			return [{ json: { ...(await echo.call(this)), success: true } }];
+		}
+		return await record.call(this, items, response);
+	};
+}
+
+async function createdEcho(this: IExecuteSingleFunctions): Promise<IDataObject> {
+	return await completeAdBody.call(this, buildCreateBody(this));
+}
+
+async function updatedEcho(this: IExecuteSingleFunctions): Promise<IDataObject> {
+	return { ad_id: readAdId(this), ...(await completeAdBody.call(this, buildUpdateBody(this))) };
+}
+
+export const adDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['ad'] } },
+		default: 'getAll',
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create an ad',
+				description: 'Launch a new ad in a campaign (spec 4.6)',
+				routing: {
+					request: { method: 'POST', url: PATHS.adCreate },
+					...routed({ prepare: prepareAdCreate, hint: adHint('create') }),
+					output: { postReceive: [adRecordOrEcho(createdEcho)] },
+				},
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get an ad',
+				description: 'Get the full settings of one ad (spec 4.7)',
+				routing: {
+					request: { method: 'GET' },
+					...routed({ prepare: prepareAdGet, hint: adHint('get') }),
+					output: { postReceive: [recordToItem()] },
+				},
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many ads',
+				description: 'List ads with their figures (spec 4.5)',
+				routing: {
+					request: { method: 'GET', url: PATHS.adList },
+					...routed({
+						prepare: prepareAdGetAll,
+						offsetPages: {
+							pageSize: MAX_PAGE_SIZE,
+							offsetParameter: 'offset',
+							limitParameter: 'limit',
+						},
+					}),
+					output: { postReceive: [listToItems(['data'])] },
+				},
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update an ad',
+				description: 'Change some settings of an ad; the others stay as they are (spec 4.8)',
+				routing: {
+					request: { method: 'PUT' },
+					...routed({ prepare: prepareAdUpdate, hint: adHint('update') }),
+					output: { postReceive: [adRecordOrEcho(updatedEcho)] },
+				},
+			},
+			{
+				name: 'Validate Bots',
+				value: 'validateBots',
+				action: 'Validate target bots',
+				description: 'Check bots before targeting them; each needs 1000+ daily users (spec 4.9)',
+				routing: {
+					request: { method: 'GET', url: PATHS.botValidation },
+					...routed({ prepare: prepareValidateBots }),
+					output: { postReceive: [validatedBotsToItems] },
+				},
+			},
+		],
+	},
+	...adGetAllDescription,
+	...adGetDescription,
+	...adCreateDescription,
+	...adUpdateDescription,
+	...adValidateBotsDescription,
+];

@@ -1,0 +1,30 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { PATHS } from '../../../shared/constants';
+import { buildUpdateBody } from '../../../shared/ads/adBody';
+import { completeAdBody } from '../../../shared/ads/adKktu';
+import { updateProperties } from '../../../shared/ads/adProperties';
+import { adIdField, readAdId } from './adId';
+import { listCabinetField } from './listCabinet';
+
+const show = { resource: ['ad'], operation: ['update'] };
+
+export const adUpdateDescription: INodeProperties[] = [
+	adIdField(show),
+	listCabinetField(show),
+	...updateProperties(show),
+];
+
+/** spec 4.8: PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
+export async function prepareAdUpdate(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+): Promise<void> {
+	const adId = readAdId(this);
+	const body = buildUpdateBody(this);
+	options.url = PATHS.ad(adId);
+	options.body = await completeAdBody.call(this, body);
+}
