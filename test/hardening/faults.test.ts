@@ -105,18 +105,15 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		const truth: IDataObject[] = [];
 		for (let from = Date.parse('2026-11-17T08:00:00Z'); from < settledUntil; from += 2 * DAY) {
 			const to = Math.min(settledUntil, from + 2 * DAY);
-			truth.push(
-				...sandbox()
-					.data.statsRows({
-						period_from: new Date(from).toISOString(),
-						period_to: new Date(to - 1000).toISOString(),
-						period_grouping_unit: 'hour',
-						grouping: ['campaign'],
-						currency_code: 'EUR',
-						order_by: 'period',
-					})
-					.filter((row: IDataObject) => Date.parse(String(row.period_date)) < to),
-			);
+			const rows = sandbox().data.statsRows({
+				period_from: new Date(from).toISOString(),
+				period_to: new Date(to - 1000).toISOString(),
+				period_grouping_unit: 'hour',
+				grouping: ['campaign'],
+				currency_code: 'EUR',
+				order_by: 'period',
+			}) as IDataObject[];
+			truth.push(...rows.filter((row) => Date.parse(String(row.period_date)) < to));
 		}
 		const key = (row: IDataObject) => `${String(row.period_date)}|${String(row.campaign_id)}`;
 		const seen = new Map<string, number>();
