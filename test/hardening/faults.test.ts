@@ -55,6 +55,22 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		console.log(`stats under faults: ${truth.length} rows compared, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`);
 	});
 
+	test('the ad list (Return All by offset pages) under 10% mixed faults gives exactly the fault-free ads, every time', async () => {
+		const parameters: INodeParameters = { resource: 'ad', operation: 'getAll', returnAll: true, filters: { showDeleted: true }, requestOptions: { timeout: 1000 } };
+		const clean = await runNode({ type: 'adCabinetAds', parameters, credentials: credentialsFor(sandbox()) });
+		expect(clean.items.length).toBeGreaterThan(1000);
+		sandbox().faults.set({ rate: 0.1, kinds: ALL_FAULTS, seed: 5, stallMs: 2500, retryAfterSeconds: 0 });
+		const runs = SOAK ? 30 : 8;
+		for (let run = 0; run < runs; run++) {
+			const { items, error } = await runNode({ type: 'adCabinetAds', parameters, credentials: credentialsFor(sandbox()) });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(clean.items.map((item) => item.json));
+		}
+		const injected = Object.values(sandbox().faults.injected).reduce((a, b) => a + b, 0);
+		expect(injected).toBeGreaterThan(0);
+		console.log(`ad list under faults: ${runs} runs of ${clean.items.length} ads compared, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`);
+	});
+
 	test('a permanent fault fails with a NodeApiError naming the status and what to do', async () => {
 		sandbox().faults.set({ rate: 1, kinds: ['503'], retryAfterSeconds: 0 });
 		const { error } = await runNode({
