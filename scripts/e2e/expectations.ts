@@ -1,0 +1,238 @@
+/**
+ * What each example workflow must produce when real n8n runs it against the sandbox: one entry per
+ * file in examples/. A file without an entry (or an entry without a file) fails the end-to-end stage.
+ *
+ * Every example is also held, without its entry having to say so, to: a successful run in which
+ * every node ran, the same items on every node as the in-process harness's run of the same file,
+ * and the same API requests (exampleChecks.ts). An entry adds what a user would check by eye,
+ * computed from the sandbox's ground truth (`sandbox.data`) and the requests n8n sent (`requests`).
+ *
+ * To add one: `'<file>.json': { title: 'what it proves', check(ctx) { … } }`, plus `run: 'manual'`
+ * when the workflow starts with the Stats Trigger (it then runs as the editor's "Execute workflow"
+ * does, over REST: `n8n execute` does not poll). The context is described in expectationContext.ts.
+ */
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import type { MultipartBody } from '../../test/sandbox';
+import {
+	DAY_MS,
+	flatten,
+	numeric,
+	parseCsv,
+	utcDay,
+	type ExampleExpectation,
+} from './expectationContext';
+
+export const EXPECTATIONS: Record<string, ExampleExpectation> = {
+	'create-ads-from-sheet.json': {
+		title:
+			"one ad per sheet row with the row's creative and the shared settings, as the API now has it",
+		check({ items, requests, sandbox }) {
+			const rows = items('One row per creative').map((item) => item.json);
+			const creates = requests.filter((r) => r.method === 'POST');
+			const reads = requests.filter((r) => r.method !== 'POST');
+			// The KKTU code 2.1.1 is resolved to its id with one read of the tree (spec 4.10).
+			assert.deepEqual(
+				reads.map((r) => `${r.method} ${r.path}`),
+				['GET /api/kktu'],
+			);
+			const kktu = flatten(sandbox.data.kktu).find((node) => node.code === '2.1.1');
+			assert.ok(kktu && sandbox.data.kktuLevel(kktu.id) === 3, 'KKTU 2.1.1 is a third-level node');
+
+			assert.equal(creates.length, rows.length, 'one create request per row');
+			creates.forEach((request, index) => {
+				assert.match(request.path, /^\/api\/advertisement\/[^/]+\/$/);
+				assert.equal(request.status, 201, `row ${index + 1} created`);
+				const body = request.body as Record<string, unknown>;
+				const row = rows[index];
+				assert.deepEqual(
+					[body.title, body.text, body.promote_url],
+					[row.title, row.text, row.url],
+					`row ${index + 1}: the creative of its row`,
+				);
+				assert.deepEqual(
+					{
+						campaign_id: body.campaign_id,
+						cpm: body.cpm,
+						budget: body.budget,
+						daily_budget: body.daily_budget,
+						ad_type: body.ad_type,
+						langs: body.langs,
+						countries: body.countries,
+						kktu_ids: body.kktu_ids,
+						after_moderation_status: body.after_moderation_status,
+					},
+					{
+						campaign_id: 2201,
+						cpm: 2.5,
+						budget: 150,
+						daily_budget: 15,
+						ad_type: 'target_channels',
+						langs: ['de', 'en'],
+						countries: ['DE'],
+						kktu_ids: [kktu.id],
+						after_moderation_status: 'on hold',
+					},
+					`row ${index + 1}: the settings of the node`,
+				);
+			});
+
+			const created = items('Create ad');
+			assert.equal(created.length, rows.length, 'one output item per ad');
+			created.forEach((item, index) => {
+				const detail = sandbox.data.adDetail(Number(item.json.ad_id));
+				assert.ok(detail, `ad ${String(item.json.ad_id)} exists in the cabinet`);
+				assert.deepEqual(
+					item.json,
+					detail,
+					`item ${index}: the ad as GET /api/advertisement/…/{id} shows it`,
+				);
+				assert.equal(detail.title, rows[index].title);
+			});
+		},
+	},
+	'stats-trigger-to-sheet.json': {
+		run: 'manual',
+		title: '"Fetch Test Event" gives the latest settled campaign rows, written to an xlsx sheet',
+		check({ items, sheet, requests, sandbox, startedAt }) {
+			assert.ok(requests.length >= 1, 'no statistics request reached the sandbox');
+			for (const request of requests) assert.equal(request.path, '/api/v1/stats/page');
+			const first = requests[0].body as Record<string, unknown>;
+			assert.equal(first.period_grouping_unit, 'day');
+			assert.deepEqual(first.grouping, ['campaign']);
+			assert.equal(first.currency_code, 'EUR');
+
+			// Settled: the day has ended and the default settle delay of 60 minutes has passed.
+			const settled = sandbox.data
+				.statsRows(first)
+				.filter(
+					(row) =>
+						Date.parse(String(row.period_date)) + DAY_MS + 60 * 60_000 <= startedAt.getTime(),
+				)
+				.map(numeric);
+			assert.ok(settled.length > 0, 'the sandbox has settled rows in the window');
+			const rows = items('New stats rows').map((item) => item.json);
+			assert.deepEqual(rows, settled.slice(-5), 'the 5 latest settled rows, as numbers');
+
+			const xlsx = sheet('Sheet file');
+			assert.equal(xlsx.fileName, 'new-ad-stats.xlsx');
+			assert.deepEqual(xlsx.sheetNames, ['Stats']);
+			const [header, ...lines] = xlsx.rows;
+			assert.deepEqual(header, Object.keys(rows[0]), 'header row');
+			assert.deepEqual(
+				lines,
+				rows.map((row) => header.map((key) => row[String(key)])),
+				'one sheet row per emitted row',
+			);
+		},
+	},
+	'audience-from-sheet.json': {
+		title: 'one audience upload: every distinct number of the sheet, normalised and SHA-256 hashed',
+		check({ items, requests, sandbox }) {
+			const typed = items('One row per number').map((item) => String(item.json.phone));
+			const distinct = [...new Set(typed.map((phone) => phone.replace(/\D/g, '')))];
+			const hashes = distinct.map((n) => createHash('sha256').update(n).digest('hex')).sort();
+
+			assert.equal(requests.length, 1, 'a single upload request');
+			const [upload] = requests;
+			assert.equal(upload.method, 'POST');
+			assert.match(upload.path, /^\/api\/advertisement\/[^/]+\/100001\/audiences$/);
+			const body = upload.body as MultipartBody;
+			assert.deepEqual(body.fields, { title: 'Customers from sheet' });
+			const file = body.files.audience;
+			assert.ok(file, 'the file part is named "audience" (spec 4.12)');
+			const sent = file.bytes
+				.toString('utf8')
+				.split(/[\s,]+/)
+				.filter(Boolean)
+				.sort();
+			assert.deepEqual(
+				sent,
+				hashes,
+				'the file holds the SHA-256 of each distinct normalised number',
+			);
+
+			const created = sandbox.data
+				.audiencesOf('100001')
+				.find((a) => a.title === 'Customers from sheet');
+			assert.ok(created, 'the sandbox has the new audience');
+			const [result] = items('Create audience');
+			assert.equal(items('Create audience').length, 1);
+			// The audience as spec 4.12 lists it (its platform id and title), as the item carries it.
+			for (const [key, value] of Object.entries(created)) {
+				if (key !== 'account_id') assert.equal(result.json[key], value, key);
+			}
+			const report = result.json.report as Record<string, unknown>;
+			assert.equal(report.valid, distinct.length);
+			assert.equal(report.duplicatesRemoved, typed.length - distinct.length);
+			assert.equal(report.invalid, 0);
+		},
+	},
+	'pixel-events-setup.json': {
+		title: 'each listed event exists in the cabinet with its title and type, listed once, with the base code',
+		check({ items, requests, sandbox }) {
+			const wanted = items('One item per event').map((item) => item.json as { title: string; type: string });
+			const creates = requests.filter((r) => r.method === 'POST' && r.path === '/api/pixel_events/');
+			assert.equal(creates.length, wanted.length, 'one create request per listed event');
+			creates.forEach((request, index) => {
+				assert.equal(request.status, 201, `event ${index + 1} created`);
+				assert.deepEqual(request.body, { account_id: '100002', ...wanted[index] });
+			});
+			const inCabinet = sandbox.data.pixelEventsOf('100002');
+			for (const event of wanted) {
+				const found = inCabinet.filter((e) => e.title === event.title);
+				assert.equal(found.length, 1, `"${event.title}" exists once in cabinet 100002`);
+				assert.equal(found[0].type, event.type);
+			}
+			const listed = items('List events').map((item) => item.json.title);
+			assert.equal(listed.length, inCabinet.length, 'List events ran once and listed the whole cabinet');
+			for (const event of wanted) assert.ok(listed.includes(event.title), `"${event.title}" is listed`);
+			const [code] = items('Base pixel code');
+			assert.equal(code.json.code_snippet, sandbox.data.pixelCode('100002')?.code_snippet);
+		},
+	},
+	'stats-to-csv.json': {
+		title: 'every daily campaign row of the last 7 days, as numbers, one CSV line each',
+		check({ items, file, requests, sandbox, startedAt }) {
+			const pages = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/stats/page');
+			assert.ok(pages.length >= 1, 'no statistics request reached the sandbox');
+			assert.equal(requests.length, pages.length, 'only statistics pages are requested');
+			const first = pages[0].body as Record<string, unknown>;
+			assert.equal(first.period_grouping_unit, 'day');
+			assert.deepEqual(first.grouping, ['campaign']);
+			assert.equal(first.currency_code, 'EUR');
+			// Last 7 Days in the workflow's timezone (UTC here): six days ago 00:00 to today 23:59:59.
+			assert.equal(String(first.period_from).slice(0, 10), utcDay(startedAt, -6), 'period_from');
+			assert.equal(String(first.period_to).slice(0, 10), utcDay(startedAt), 'period_to');
+			for (const page of pages.slice(1)) {
+				assert.deepEqual(
+					Object.keys(page.body as object),
+					['cursor'],
+					'next pages send only the cursor (spec 4.1 rule 4)',
+				);
+			}
+
+			const truth = sandbox.data.statsRows(first).map(numeric);
+			const rows = items('Stats by campaign').map((item) => item.json);
+			assert.ok(truth.length > 0, 'the sandbox has no rows for the period');
+			assert.equal(rows.length, truth.length, 'one item per statistics row (Return All)');
+			rows.forEach((row, index) => assert.deepEqual(row, truth[index], `row ${index}`));
+
+			const csv = file('CSV file');
+			assert.equal(csv.fileName, 'ad-stats.csv');
+			assert.match(csv.mimeType ?? '', /text\/csv/);
+			// Convert to File starts the CSV with a UTF-8 byte order mark, for spreadsheet programs.
+			const [header, ...lines] = parseCsv(csv.text.replace(/^\uFEFF/, '').trimEnd());
+			assert.deepEqual(header, Object.keys(rows[0]), 'CSV header');
+			assert.equal(lines.length, rows.length, 'one CSV line per row');
+			lines.forEach((line, index) => {
+				const row = rows[index];
+				assert.deepEqual(
+					line,
+					header.map((key) => String(row[key] ?? '')),
+					`CSV line ${index + 2}`,
+				);
+			});
+		},
+	},
+};

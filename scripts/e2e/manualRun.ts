@@ -1,0 +1,66 @@
+/**
+ * A manual run over REST, as the editor's "Execute workflow" button does it: the only way to run a
+ * workflow that starts with a polling trigger for real (in `execute`'s CLI mode n8n passes a poll
+ * node through without polling; in manual mode it polls once, as "Fetch Test Event" does).
+ */
+import { join } from 'node:path';
+import type { N8nRest } from './rest';
+import type { N8nRuntime } from './runtime';
+import type { Example, RunData, WorkflowNode } from './workflows';
+
+interface ExecutionRecord {
+	id: string;
+	finished: boolean;
+	mode: string;
+	status: string;
+	/** The run data, serialized with `flatted` (it may hold cycles). */
+	data: string;
+}
+
+const RUNNING = new Set(['new', 'running', 'waiting', 'unknown']);
+
+export async function runManually(
+	runtime: N8nRuntime,
+	rest: N8nRest,
+	example: Example,
+	trigger: WorkflowNode,
+	timeoutMs = 120_000,
+): Promise<RunData> {
+	// n8n 2.x runs the stored workflow; n8n 1.x wants it in the body, as its editor sends it.
+	const workflowData = await rest.request<Record<string, unknown>>(
+		'GET',
+		`/rest/workflows/${example.id}`,
+	);
+	const started = await rest.request<{ executionId?: string; waitingForWebhook?: boolean }>(
+		'POST',
+		`/rest/workflows/${example.id}/run`,
+		{ workflowData, triggerToStartFrom: { name: trigger.name } },
+	);
+	if (!started?.executionId) {
+		throw new Error(`n8n did not start a run of ${example.file}: ${JSON.stringify(started)}`);
+	}
+	const flatted = require(join(runtime.modulesDir, 'flatted')) as { parse(text: string): unknown };
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		let record: ExecutionRecord | undefined;
+		try {
+			record = await rest.request<ExecutionRecord>(
+				'GET',
+				`/rest/executions/${started.executionId}`,
+			);
+		} catch {
+			// not saved yet
+		}
+		if (record && !RUNNING.has(record.status)) {
+			return {
+				status: record.status,
+				mode: record.mode,
+				data: flatted.parse(record.data) as RunData['data'],
+			};
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(
+		`execution ${started.executionId} of ${example.file} did not finish within ${timeoutMs / 1000}s`,
+	);
+}

@@ -1,0 +1,205 @@
+/**
+ * `npm run test:e2e`: the package inside real n8n.
+ *
+ *  1. n8n (and Node 24) from the npm registry into the cache, once (install-n8n.sh).
+ *  2. The built package installed into a fresh n8n user folder as the community-node installer does.
+ *  3. The sandbox API in this process, a credential pointing at it, every example imported.
+ *  4. Each example run by n8n (`n8n execute`, or a manual REST run for polling triggers) and held
+ *     to its entry in expectations.ts, to the in-process harness's output, and to its API requests.
+ *  5. `n8n start`: the editor, the node and credential types it serves, icons, credential test.
+ *  6. n8n's logs: the package loaded, no warning or error about it, no host name looked up.
+ *  7. `npm run dev -- --smoke`: the development instance serves the editor with our nodes.
+ *
+ * Flags: --keep (keep the temp folder with n8n's user folder and logs), --link (symlink the
+ * repository instead of installing the packed package), --no-dev-smoke.
+ */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Sandbox } from '../../test/sandbox';
+import { Checks } from './checks';
+import { checkEditor } from './editorChecks';
+import { checkExample, credentialsOf, planExamples } from './exampleChecks';
+import { EXPECTATIONS } from './expectations';
+import { installPackage, repoPackageJson } from './installPackage';
+import { checkLogs } from './logChecks';
+import { runManually } from './manualRun';
+import { ownNodes } from './nodeTypes';
+import { freePort, killAll } from './processes';
+import { ensureN8n, REPO_ROOT, type N8nRuntime } from './runtime';
+import { N8nSession } from './session';
+import { listExamples } from './workflows';
+
+const args = new Set(process.argv.slice(2));
+
+function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** `npm run dev -- --smoke` on free ports: its exit code and output. */
+async function devSmoke(timeoutMs: number): Promise<{ code: number; output: string }> {
+	const flags = ['--smoke', `--port=${await freePort()}`, `--sandbox-port=${await freePort()}`];
+	return await new Promise((resolve) => {
+		const child = spawn('npm', ['run', '--silent', 'dev', '--', ...flags], {
+			cwd: REPO_ROOT,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let output = '';
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const kill = (signal: NodeJS.Signals) => {
+			try {
+				if (child.pid) process.kill(-child.pid, signal);
+			} catch {
+				// gone
+			}
+		};
+		const timer = setTimeout(() => {
+			output += `\n(timed out after ${timeoutMs / 1000}s)`;
+			kill('SIGINT');
+			setTimeout(() => kill('SIGKILL'), 10_000).unref();
+		}, timeoutMs);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code: code ?? 1, output });
+		});
+	});
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const checks = new Checks();
+	const pkg = repoPackageJson();
+
+	console.log('\n▶ n8n');
+	let t = Date.now();
+	let runtime: N8nRuntime;
+	try {
+		runtime = ensureN8n();
+	} catch (error) {
+		console.error(`  ✗ ${(error as Error).message}`);
+		console.log(`e2e stage: ${seconds(Date.now() - started)}`);
+		return 1;
+	}
+	console.log(
+		`  n8n ${runtime.version} on Node 24 from ${runtime.dir} (${seconds(Date.now() - t)})`,
+	);
+
+	const work = mkdtempSync(join(tmpdir(), 'ad-cabinet-e2e-'));
+	const userFolder = join(work, 'n8n-user');
+	const mode = args.has('--link') ? 'link' : 'pack';
+	t = Date.now();
+	const installedAt = installPackage(userFolder, mode);
+	const how = mode === 'pack' ? 'packed and installed' : 'linked';
+	console.log(`  ${pkg.name}@${pkg.version} ${how} at ${installedAt} (${seconds(Date.now() - t)})`);
+
+	// Both sandboxes start at the same frozen instant with the same seed: identical data and ids.
+	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+	const sandbox = await Sandbox.start({ now, clock: 'frozen' });
+	const twin = await Sandbox.start({ now, clock: 'frozen' });
+	console.log(
+		`  sandbox API for n8n on ${sandbox.baseUrl}, its twin for the harness on ${twin.baseUrl}`,
+	);
+
+	const session = new N8nSession({
+		runtime,
+		workDir: work,
+		userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+	});
+	const examples = listExamples();
+	const pollingTypes = new Set(
+		ownNodes(pkg)
+			.nodes.filter((n) => n.polling)
+			.map((n) => n.type),
+	);
+	const setup = { checks, sandbox, twin, userFolder, runtime };
+	try {
+		console.log('\n▶ Import');
+		await checks.check('the sandbox credential imports (n8n import:credentials)', async () => {
+			await session.importCredential(credentialsOf(sandbox));
+		});
+		await checks.check(
+			`${examples.length} example workflows import (n8n import:workflow)`,
+			async () => {
+				await session.importExamples(examples);
+			},
+		);
+
+		console.log('\n▶ Examples (expectations: scripts/e2e/expectations.ts)');
+		const planned = await planExamples(checks, examples, EXPECTATIONS, pollingTypes, pkg.name);
+		for (const entry of planned.filter((p) => !p.trigger)) {
+			const run = async () => (await session.execute(entry.example)).run;
+			await checkExample(setup, entry, run, 'n8n execute --id … --rawOutput');
+		}
+
+		console.log('\n▶ n8n start: editor and REST API');
+		t = Date.now();
+		const server = await session.startServer();
+		console.log(`  n8n ready on ${server.url} (${seconds(Date.now() - t)})`);
+		try {
+			await checkEditor(checks, server.rest, sandbox, pkg, examples, runtime.version);
+			for (const entry of planned.filter((p) => p.trigger)) {
+				const trigger = entry.trigger ?? assert.fail();
+				const run = async () => await runManually(runtime, server.rest, entry.example, trigger);
+				await checkExample(
+					setup,
+					entry,
+					run,
+					`manual run from "${trigger.name}", as the editor does`,
+				);
+			}
+		} finally {
+			await server.stop();
+		}
+
+		console.log('\n▶ n8n logs');
+		await checkLogs(checks, session, pkg);
+
+		if (!args.has('--no-dev-smoke')) {
+			console.log('\n▶ npm run dev -- --smoke');
+			await checks.check(
+				'`npm run dev` serves the editor with our nodes, credential and examples',
+				async () => {
+					const { code, output } = await devSmoke(300_000);
+					const lines = output.trimEnd().split('\n');
+					assert.equal(code, 0, `exit ${code}\n${lines.slice(-40).join('\n')}`);
+				},
+			);
+		}
+	} catch (error) {
+		checks.fail('end-to-end stage', (error as Error).stack ?? String(error));
+	} finally {
+		await sandbox.stop();
+		await twin.stop();
+	}
+
+	const failed = checks.failed.length;
+	const total = checks.results.length;
+	console.log(`\n${total - failed}/${total} checks passed in n8n ${runtime.version}.`);
+	if (failed || args.has('--keep'))
+		console.log(`n8n's user folder, imports and logs are in ${work}`);
+	else rmSync(work, { recursive: true, force: true });
+	console.log(`e2e stage: ${seconds(Date.now() - started)}`);
+	return failed ? 1 : 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		killAll();
+		process.exit(130);
+	});
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(error.stack ?? error.message);
+		killAll();
+		process.exit(1);
+	},
+);
