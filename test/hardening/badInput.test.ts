@@ -103,6 +103,7 @@ export const BAD_INPUTS: BadInput[] = [
 	{ name: 'stats: Limit -5', type: 'adCabinetStats', parameters: stats({ returnAll: false, limit: -5 }), message: /^Limit: must be a whole number of at least 1/ },
 	{ name: 'stats: Page Size 501', type: 'adCabinetStats', parameters: stats({ options: { pageSize: 501 } }), message: /^Page Size: must be a whole number from 1 to 500/ },
 	{ name: 'stats: Page Size 0', type: 'adCabinetStats', parameters: stats({ options: { pageSize: 0 } }), message: /^Page Size: must be a whole number from 1 to 500/ },
+	{ name: 'advertised objects: Limit 0', type: 'adCabinetStats', parameters: { resource: 'advertisedObject', operation: 'getAll', returnAll: false, limit: 0 }, message: /^Limit: must be a whole number of at least 1/ },
 	{ name: 'kktu: Limit 0', type: 'adCabinetKktu', parameters: { resource: 'category', operation: 'getAll', returnAll: false, limit: 0, onlySelectable: true, filters: {} }, message: /^Limit: must be a whole number of at least 1/ },
 	// Grouping and currency values
 	{ name: 'stats: grouping "country"', type: 'adCabinetStats', parameters: stats({ grouping: ['campaign', 'country'] }), message: /^Grouping: values must be from cabinet, campaign, ad_object, ad/ },

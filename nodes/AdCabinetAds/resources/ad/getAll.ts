@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
+import { readLimit, returnAllFields } from '../../../shared/returnAll';
 
 const show = { resource: ['ad'], operation: ['getAll'] };
 
@@ -21,23 +22,7 @@ const PERIODS = [
 ];
 
 export const adGetAllDescription: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { ...show, returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllFields(show),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -94,12 +79,7 @@ export async function prepareAdGetAll(
 ): Promise<void> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
-	if (!(this.getNodeParameter('returnAll', false) as boolean)) {
-		const limit = this.getNodeParameter('limit', 50) as unknown;
-		if (!(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1)) {
-			throw invalidInput(node, 'Limit', 'must be a whole number of at least 1', itemIndex, limit);
-		}
-	}
+	readLimit(node, itemIndex, (name) => this.getNodeParameter(name, name === 'returnAll' ? false : 50));
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (filters.period !== undefined) {

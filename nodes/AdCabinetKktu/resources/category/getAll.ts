@@ -8,28 +8,12 @@ import type {
 import { flattenKktu, matchesKktu, type KktuNode } from '../../../shared/kktu';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
 import { requireJsonBody } from '../../../shared/transport/routing';
-import { invalidInput } from '../../../shared/validation';
+import { readLimit, returnAllFields } from '../../../shared/returnAll';
 
 const show = { resource: ['category'], operation: ['getAll'] };
 
 export const categoryGetAllDescription: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { ...show, returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllFields(show, { returnAllByDefault: true }),
 	{
 		displayName: 'Only Selectable (Third Level)',
 		name: 'onlySelectable',
@@ -68,8 +52,9 @@ interface GetAllSettings {
 
 function readSettings(ctx: IExecuteSingleFunctions): GetAllSettings {
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
-	const returnAll = ctx.getNodeParameter('returnAll', true) as boolean;
-	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 50) as number);
+	const limit = readLimit(ctx.getNode(), ctx.getItemIndex(), (name) =>
+		ctx.getNodeParameter(name, name === 'returnAll' ? true : 50),
+	);
 	return {
 		// spec 4.10: only third-level ids may be used, so that is the default list.
 		onlySelectable: ctx.getNodeParameter('onlySelectable', true) !== false,
@@ -80,10 +65,7 @@ function readSettings(ctx: IExecuteSingleFunctions): GetAllSettings {
 
 /** Refuses a Limit below 1 before the tree is fetched. */
 export async function checkCategoryGetAll(this: IExecuteSingleFunctions): Promise<void> {
-	const { limit } = readSettings(this);
-	if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) {
-		throw invalidInput(this.getNode(), 'Limit', 'must be a whole number of at least 1', this.getItemIndex(), limit);
-	}
+	readSettings(this);
 }
 
 /** postReceive: the tree flattened (shared with the Ads node's KKTU list), filtered and cut to the Limit. */

@@ -1,24 +1,14 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { readLimit, returnAllFields } from '../../../shared/returnAll';
 
 const show = { resource: ['advertisedObject'], operation: ['getAll'] };
 
-export const advertisedObjectGetAllDescription: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { ...show, returnAll: [false] } },
-		description: 'Max number of results to return',
-		routing: { output: { maxResults: '={{$value}}' } },
-	},
-];
+export const advertisedObjectGetAllDescription: INodeProperties[] = returnAllFields(show, {
+	returnAllByDefault: true,
+	cutOutputToLimit: true,
+});
+
+/** The objects come in one answer (spec 4.3); only the Limit is checked before asking. */
+export async function checkAdvertisedObjectGetAll(this: IExecuteSingleFunctions): Promise<void> {
+	readLimit(this.getNode(), this.getItemIndex(), (name) => this.getNodeParameter(name, name === 'returnAll' ? true : 50));
+}

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { PATHS } from '../../../shared/constants';
 import { listToItems, routed } from '../../../shared/transport/routing';
-import { advertisedObjectGetAllDescription } from './getAll';
+import { advertisedObjectGetAllDescription, checkAdvertisedObjectGetAll } from './getAll';
 
 export const advertisedObjectDescription: INodeProperties[] = [
 	{
@@ -19,7 +19,7 @@ export const advertisedObjectDescription: INodeProperties[] = [
 				description: 'List the channels, bots and sites your ads promote (spec 4.3)',
 				routing: {
 					request: { method: 'GET', url: PATHS.reportObjects },
-					...routed(),
+					...routed({ prepare: checkAdvertisedObjectGetAll }),
 					output: { postReceive: [listToItems([], 'object')] },
 				},
 			},

@@ -16,6 +16,7 @@ import { numericRow } from '../../../shared/stats/rows';
 import type { Grouping } from '../../../shared/stats/spec';
 import { asNodeError, errorItem } from '../../../shared/errorItem';
 import { invalidInput, listOf } from '../../../shared/validation';
+import { readLimit, returnAllFields } from '../../../shared/returnAll';
 
 const show = { resource: ['statistic'], operation: ['getAll'] };
 
@@ -58,23 +59,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 	{ ...periodUnitField, displayOptions: { show } },
 	{ ...groupingField, displayOptions: { show } },
 	{ ...currencyField, displayOptions: { show } },
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show },
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { ...show, returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
+	...returnAllFields(show),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -167,11 +152,7 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	if (objects.length) query.ad_objects = objects;
 	checkStatsQuery(node, query, { fromMs: Date.parse(from), toMs: Date.parse(to), now }, i);
 
-	const returnAll = ctx.getNodeParameter('returnAll', i) as boolean;
-	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', i) as number);
-	if (!returnAll && !isWholeNumberIn(limit, 1, Number.MAX_SAFE_INTEGER)) {
-		throw invalidInput(node, 'Limit', 'must be a whole number of at least 1', i, limit);
-	}
+	const limit = readLimit(node, i, (name) => ctx.getNodeParameter(name, i));
 	const pageSize = (options.pageSize as number | undefined) ?? MAX_PAGE_SIZE;
 	if (!isWholeNumberIn(pageSize, 1, MAX_PAGE_SIZE)) {
 		throw invalidInput(node, 'Page Size', `must be a whole number from 1 to ${MAX_PAGE_SIZE} (spec 4.1)`, i, pageSize);
