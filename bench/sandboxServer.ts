@@ -1,0 +1,23 @@
+/**
+ * The API sandbox in a process of its own, so that serving pages never competes with a subject for
+ * its event loop (as with a real API), and its result cache never counts in a subject's memory.
+ */
+import { Sandbox } from '../test/sandbox';
+import { serve } from './lib/rpc';
+
+let sandbox: Sandbox | undefined;
+
+serve({
+	start: async (args) => {
+		sandbox = await Sandbox.start(args as { now: string });
+		return { baseUrl: sandbox.baseUrl, clientApiUrl: sandbox.clientApiUrl, token: sandbox.token };
+	},
+	handlerTimeMs: () => sandbox?.data.handlerTimeMs ?? 0,
+	requestCount: () => sandbox?.requests.length ?? 0,
+	/** The request log grows with every page; the bench does not need it. */
+	clearLog: () => sandbox?.clearLog(),
+	stop: async () => {
+		await sandbox?.stop();
+		return true;
+	},
+});

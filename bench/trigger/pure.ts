@@ -1,0 +1,125 @@
+/**
+ * Measurement 3 (pure part): the Stats Trigger's state machine, `applyPoll` from the built node,
+ * over 10,000 polls five minutes apart, fed rows shaped exactly as the sandbox serves them.
+ */
+import { performance } from 'node:perf_hooks';
+import type { IDataObject } from 'n8n-workflow';
+import type * as PollStateModule from '../../nodes/AdCabinetStatsTrigger/pollState';
+import { Sandbox } from '../../test/sandbox';
+
+// The built module, as n8n loads it.
+const { applyPoll, newState } =
+	require('../../dist/nodes/AdCabinetStatsTrigger/pollState') as typeof PollStateModule;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const START = '2026-03-10T12:34:00.000Z';
+
+export interface PureArgs {
+	polls: number;
+	emit: 'completed' | 'everyChange';
+	grouping: 'campaign' | 'ad';
+	/** State size is recorded after every this many polls. */
+	every: number;
+}
+
+export interface PureAnswer {
+	rowsPerHour: number;
+	/** JSON size of the state after every `every` polls. */
+	stateBytes: number[];
+	/** Time of each poll (applyPoll plus serializing the state, as n8n stores it), in ms. */
+	pollMs: number[];
+	emitted: number;
+	/** Rows of settled hours that must have been emitted at least once. */
+	settledRows: number;
+	/** (hour, group) pairs emitted more than once in "completed" mode; must be 0. */
+	repeated: number;
+}
+
+/** One settled hour of real sandbox rows, used as the shape of every hour. */
+async function hourTemplate(grouping: string): Promise<IDataObject[]> {
+	const sandbox = await Sandbox.start({ now: START });
+	try {
+		return sandbox.data.statsRows({
+			period_from: '2026-03-09T10:00:00Z',
+			period_to: '2026-03-09T10:59:59Z',
+			period_grouping_unit: 'hour',
+			grouping: [grouping],
+			currency_code: 'EUR',
+			order_by: 'period',
+		}) as IDataObject[];
+	} finally {
+		await sandbox.stop();
+	}
+}
+
+export async function purePolls(args: PureArgs): Promise<PureAnswer> {
+	const template = await hourTemplate(args.grouping);
+	const settings = {
+		unit: 'hour' as const,
+		grouping: [args.grouping],
+		emit: args.emit,
+		settleMs: 15 * MINUTE,
+	};
+	let now = Date.parse(START);
+	let state = newState('q', now - 2 * HOUR, false);
+	// Rows of an hour as seen at a given age; a settled hour's rows are the same objects every poll.
+	const cache = new Map<string, IDataObject[]>();
+	const rowsOf = (hour: number, elapsed: number): IDataObject[] => {
+		const key = `${hour}|${elapsed}`;
+		let rows = cache.get(key);
+		if (!rows) {
+			const iso = new Date(hour).toISOString().replace('.000Z', 'Z');
+			const share = elapsed / HOUR;
+			rows = template.map((row) => ({
+				...row,
+				period_date: iso,
+				views: Math.floor(Number(row.views) * share),
+				clicks: Math.floor(Number(row.clicks) * share),
+			}));
+			cache.set(key, rows);
+		}
+		return rows;
+	};
+	const stateBytes: number[] = [];
+	const pollMs: number[] = [];
+	const seen = new Map<string, number>();
+	let emitted = 0;
+	for (let poll = 1; poll <= args.polls; poll++) {
+		now += 5 * MINUTE;
+		const rows: IDataObject[] = [];
+		for (let hour = Math.floor(state.wm / HOUR) * HOUR; hour < now; hour += HOUR) {
+			for (const row of rowsOf(hour, Math.min(HOUR, now - hour))) rows.push(row);
+		}
+		for (const [key, value] of cache) {
+			if (Date.parse(String(value[0]?.period_date)) < state.wm - HOUR) cache.delete(key);
+		}
+		const started = performance.now();
+		const outcome = applyPoll(state, rows, now, settings);
+		const stored = JSON.stringify(outcome.next);
+		pollMs.push(performance.now() - started);
+		state = JSON.parse(stored) as typeof state;
+		emitted += outcome.emit.length;
+		if (args.emit === 'completed') {
+			for (const row of outcome.emit) {
+				const key = `${String(row.period_date)}|${String(row[args.grouping === 'ad' ? 'ad_id' : 'campaign_id'])}`;
+				seen.set(key, (seen.get(key) ?? 0) + 1);
+			}
+		}
+		if (poll % args.every === 0) stateBytes.push(Buffer.byteLength(stored));
+	}
+	// The first hour starting at or after the initial watermark is the first one emitted.
+	const firstHour = Math.ceil((Date.parse(START) - 2 * HOUR) / HOUR) * HOUR;
+	const settledHours = Math.max(
+		0,
+		Math.floor((now - settings.settleMs - HOUR - firstHour) / HOUR) + 1,
+	);
+	return {
+		rowsPerHour: template.length,
+		stateBytes,
+		pollMs,
+		emitted,
+		settledRows: settledHours * template.length,
+		repeated: [...seen.values()].filter((n) => n > 1).length,
+	};
+}
