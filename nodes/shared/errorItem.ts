@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** The item Continue On Fail puts out for a failed input item: its message, advice and status, paired to it. */
@@ -14,4 +14,28 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/**
+ * Runs a custom operation once per input item: each result is output paired to its item; a failure
+ * becomes an error item under Continue On Fail and otherwise stops the node, naming the item.
+ */
+export async function eachItem(
+	ctx: IExecuteFunctions,
+	run: (item: INodeExecutionData, itemIndex: number) => Promise<IDataObject>,
+): Promise<INodeExecutionData[]> {
+	const items = ctx.getInputData();
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		let caught: unknown;
+		try {
+			out.push({ json: await run(items[i], i), pairedItem: { item: i } });
+			continue;
+		} catch (error) {
+			caught = error;
+		}
+		if (!ctx.continueOnFail()) throw asNodeError(ctx.getNode(), caught, i);
+		out.push(errorItem(caught, i));
+	}
+	return out;
 }

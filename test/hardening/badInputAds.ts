@@ -1,19 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
+import { minimalCreate } from '../AdCabinetAds/fixtures';
 import type { BadInput } from './badInput.test';
 
-const create = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'ad',
-	operation: 'create',
-	campaignId: 2201,
-	title: 'Autumn launch',
-	text: 'Meet the new collection',
-	promoteUrl: 'https://t.me/berlin_startups',
-	cpm: 2.5,
-	budget: 150,
-	adType: 'target_channels',
-	kktu: { __rl: true, mode: 'list', value: '' },
-	...extra,
-});
+const create = minimalCreate;
 const update = (updateFields: INodeParameters): INodeParameters => ({
 	resource: 'ad',
 	operation: 'update',

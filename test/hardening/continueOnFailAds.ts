@@ -1,17 +1,7 @@
+import { minimalCreate } from '../AdCabinetAds/fixtures';
 import type { FailingSecondItem } from './continueOnFail.test';
 
-const create = {
-	resource: 'ad',
-	operation: 'create',
-	campaignId: 2201,
-	title: '={{ $json.title }}',
-	text: 'Meet the new collection',
-	promoteUrl: 'https://t.me/berlin_startups',
-	cpm: 2.5,
-	budget: 150,
-	adType: 'target_channels',
-	kktu: { __rl: true, mode: 'list', value: '' },
-};
+const create = minimalCreate({ title: '={{ $json.title }}' });
 
 /** Continue On Fail cases of the Ads node. */
 export const AD_CONTINUE_ON_FAIL: FailingSecondItem[] = [

@@ -3,6 +3,7 @@ import { pollOnce, runNode } from '../harness';
 import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
 import { sharedClock } from '../AdCabinetStatsTrigger/clock';
 import type { FaultKind } from '../sandbox';
+import { minimalCreate } from '../AdCabinetAds/fixtures';
 
 /**
  * Fault injection through the harness. `npm test` runs reduced sizes; `npm run test:soak`
@@ -151,7 +152,7 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		{ name: 'audience create', type: 'adCabinetAudiences', parameters: { resource: 'audience', operation: 'create', accountId: '100001', title: 'T', source: 'items', phoneField: 'phone', hashNumbers: true }, input: numbers },
 		{ name: 'pixel event create', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Lead', type: 'custom' } },
 		{ name: 'pixel event rename', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'rename', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '31005' }, newTitle: 'Renamed' } },
-		{ name: 'ad create', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'create', campaignId: 2201, title: 'T', text: 'X', promoteUrl: 'https://t.me/berlin_startups', cpm: 2.5, budget: 150, adType: 'target_channels', kktu: { __rl: true, mode: 'list', value: '' } } },
+		{ name: 'ad create', type: 'adCabinetAds', parameters: minimalCreate() },
 		{ name: 'ad update', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'update', adId: { __rl: true, mode: 'id', value: '10001' }, updateFields: { title: 'Renamed' } } },
 		{ name: 'pixel event delete', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'delete', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '31006' } } },
 	];

@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { capturedLogs, pollOnce, runNode, testCredential } from '../harness';
 import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { minimalCreate } from '../AdCabinetAds/fixtures';
 
 const TOKEN = 'tok-SECRET-7b3f9e1c4d2a8f60';
 const PNG = Buffer.from(
@@ -44,7 +45,7 @@ describe('the access token never appears in outputs, errors or logs', () => {
 		{ name: 'legacy report', type: 'adCabinetStats', parameters: { resource: 'legacyReport', operation: 'get', dateFrom: '2026-11-01', dateTo: '2026-11-03', groupTime: 'day', groupings: ['date'], filters: {} } },
 		{ name: 'objects with a reset then a 429', type: 'adCabinetStats', parameters: { resource: 'advertisedObject', operation: 'getAll', returnAll: true }, faults: () => { sandbox().faults.onNth(1, 'reset'); sandbox().faults.onNth(2, '429'); } },
 		{ name: 'ad list', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'getAll', returnAll: false, limit: 5, filters: {} } },
-		{ name: 'ad create refused by the API', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'create', campaignId: 2301, title: 'T', text: 'X', promoteUrl: 'https://t.me/berlin_startups', cpm: 2.5, budget: 150, adType: 'target_channels', kktu: { __rl: true, mode: 'list', value: '' } } },
+		{ name: 'ad create refused by the API', type: 'adCabinetAds', parameters: minimalCreate({ campaignId: 2301 }) },
 		{ name: 'bot validation with a rejected bot', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'validateBots', accountId: '100002', bots: 'shop_helper_bot, tiny_notes_bot', failOnRejected: true }, continueOnFail: true },
 		{ name: 'kktu', type: 'adCabinetKktu', parameters: { resource: 'category', operation: 'getAll', returnAll: true, onlySelectable: true, filters: {} } },
 		{ name: 'pixel create on a cabinet without permission', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100004', title: 'Lead', type: 'custom' } },

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { asNodeError, errorItem } from '../../../shared/errorItem';
+import { asNodeError, eachItem, errorItem } from '../../../shared/errorItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 import {
@@ -219,17 +219,5 @@ export async function executeAudienceCreate(this: IExecuteFunctions): Promise<IN
 		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, 0);
 		return [[{ ...errorItem(caught, 0), pairedItem }]];
 	}
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		let caught: unknown;
-		try {
-			out.push({ json: await fromBinary(this, items[i], i), pairedItem: { item: i } });
-			continue;
-		} catch (error) {
-			caught = error;
-		}
-		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, i);
-		out.push(errorItem(caught, i));
-	}
-	return [out];
+	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE, PATHS } from '../../../shared/constants';
-import { asNodeError, errorItem } from '../../../shared/errorItem';
+import { eachItem } from '../../../shared/errorItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 
@@ -108,20 +108,7 @@ async function uploadOne(ctx: IExecuteFunctions, item: INodeExecutionData, i: nu
 
 /** spec 4.10: POST upload_media?account_id=…, multipart with one file part named `media`. */
 export async function executeMediaUpload(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const out: INodeExecutionData[] = [];
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const secret = String(credentials.accessToken ?? '');
-	for (let i = 0; i < items.length; i++) {
-		let caught: unknown;
-		try {
-			out.push({ json: await uploadOne(this, items[i], i, secret), pairedItem: { item: i } });
-			continue;
-		} catch (error) {
-			caught = error;
-		}
-		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, i);
-		out.push(errorItem(caught, i));
-	}
-	return [out];
+	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secret))];
 }
