@@ -48,11 +48,11 @@ export interface Spawned {
 }
 
 /**
- * Starts `n8n <args>` in a new process group with its console written to `consoleFile` (and passed
- * to `echo`, for `npm run dev`).
+ * Starts `command <args>` in a new process group with its console written to `consoleFile` (and
+ * passed to `echo`). The group is stopped by killAll() and when this process exits.
  */
-export function spawnN8n(
-	runtime: N8nRuntime,
+export function spawnGroup(
+	command: string,
 	args: string[],
 	env: NodeJS.ProcessEnv,
 	consoleFile: string,
@@ -60,7 +60,7 @@ export function spawnN8n(
 	echo?: (chunk: string) => void,
 ): Spawned {
 	const out = createWriteStream(consoleFile, { flags: 'a' });
-	const child = spawn(runtime.n8nBin, args, {
+	const child = spawn(command, args, {
 		env,
 		cwd,
 		detached: true,
@@ -73,12 +73,12 @@ export function spawnN8n(
 		child.stderr?.on('data', (chunk: Buffer) => echo(chunk.toString()));
 	}
 	const pid = child.pid;
-	if (pid === undefined) throw new Error(`could not start n8n ${args.join(' ')}`);
+	if (pid === undefined) throw new Error(`could not start ${command} ${args.join(' ')}`);
 	live.add(pid);
 	const exited = new Promise<number>((resolve) => {
 		child.on('close', (code, signal) => {
 			live.delete(pid);
-			// The task runner may outlive the main process for a moment; the group goes with it.
+			// A child (n8n's task runner) may outlive the main process for a moment; the group goes with it.
 			killGroup(pid, 'SIGKILL');
 			out.end();
 			resolve(code ?? (signal ? 128 : 1));
@@ -92,6 +92,21 @@ export function spawnN8n(
 		clearTimeout(timer);
 	};
 	return { child, exited, stop };
+}
+
+/**
+ * Starts `n8n <args>` in a new process group with its console written to `consoleFile` (and passed
+ * to `echo`, for `npm run dev`).
+ */
+export function spawnN8n(
+	runtime: N8nRuntime,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	consoleFile: string,
+	cwd: string,
+	echo?: (chunk: string) => void,
+): Spawned {
+	return spawnGroup(runtime.n8nBin, args, env, consoleFile, cwd, echo);
 }
 
 export class TimeoutError extends Error {}
@@ -120,7 +135,12 @@ export async function runN8n(
 }
 
 /** Polls `url` until it answers 200, the process exits, or `timeoutMs` passes. */
-export async function waitForHttp(url: string, spawned: Spawned, timeoutMs: number): Promise<void> {
+export async function waitForHttp(
+	url: string,
+	spawned: Spawned,
+	timeoutMs: number,
+	what = 'n8n',
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	let exitCode: number | undefined;
 	void spawned.exited.then((code) => {
@@ -128,7 +148,7 @@ export async function waitForHttp(url: string, spawned: Spawned, timeoutMs: numb
 	});
 	while (Date.now() < deadline) {
 		if (exitCode !== undefined)
-			throw new Error(`n8n exited with code ${exitCode} before answering ${url}`);
+			throw new Error(`${what} exited with code ${exitCode} before answering ${url}`);
 		try {
 			const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
 			if (response.status === 200) return;
@@ -137,10 +157,10 @@ export async function waitForHttp(url: string, spawned: Spawned, timeoutMs: numb
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
-	throw new TimeoutError(`n8n did not answer ${url} within ${timeoutMs / 1000}s`);
+	throw new TimeoutError(`${what} did not answer ${url} within ${timeoutMs / 1000}s`);
 }
 
-/** Stops every n8n group still running, for signal handlers. */
+/** Stops every process group still running (n8n, Redis), for signal handlers. */
 export function killAll(): void {
 	for (const pid of live) killGroup(pid, 'SIGKILL');
 	live.clear();

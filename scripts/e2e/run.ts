@@ -15,28 +15,21 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Sandbox } from '../../test/sandbox';
 import { Checks } from './checks';
 import { checkEditor } from './editorChecks';
 import { checkExample, credentialsOf, planExamples } from './exampleChecks';
 import { EXPECTATIONS } from './expectations';
-import { installPackage, repoPackageJson } from './installPackage';
+import { repoPackageJson } from './installPackage';
 import { checkLogs } from './logChecks';
 import { runManually } from './manualRun';
 import { ownNodes } from './nodeTypes';
-import { freePort, killAll } from './processes';
-import { ensureN8n, REPO_ROOT, type N8nRuntime } from './runtime';
-import { N8nSession } from './session';
+import { freePort } from './processes';
+import { REPO_ROOT } from './runtime';
+import { finishStage, runStage, seconds, setUpStage, stageSession } from './stage';
 import { listExamples } from './workflows';
 
 const args = new Set(process.argv.slice(2));
-
-function seconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)}s`;
-}
 
 /** `npm run dev -- --smoke` on free ports: its exit code and output. */
 async function devSmoke(timeoutMs: number): Promise<{ code: number; output: string }> {
@@ -75,26 +68,10 @@ async function main(): Promise<number> {
 	const pkg = repoPackageJson();
 
 	console.log('\n▶ n8n');
-	let t = Date.now();
-	let runtime: N8nRuntime;
-	try {
-		runtime = ensureN8n();
-	} catch (error) {
-		console.error(`  ✗ ${(error as Error).message}`);
-		console.log(`e2e stage: ${seconds(Date.now() - started)}`);
-		return 1;
-	}
-	console.log(
-		`  n8n ${runtime.version} on Node 24 from ${runtime.dir} (${seconds(Date.now() - t)})`,
-	);
-
-	const work = mkdtempSync(join(tmpdir(), 'ad-cabinet-e2e-'));
-	const userFolder = join(work, 'n8n-user');
-	const mode = args.has('--link') ? 'link' : 'pack';
-	t = Date.now();
-	const installedAt = installPackage(userFolder, mode);
-	const how = mode === 'pack' ? 'packed and installed' : 'linked';
-	console.log(`  ${pkg.name}@${pkg.version} ${how} at ${installedAt} (${seconds(Date.now() - t)})`);
+	const setUp = setUpStage('e2e', started, args.has('--link') ? 'link' : 'pack');
+	if (!setUp) return 1;
+	const { runtime, work, userFolder } = setUp;
+	let t: number;
 
 	// Both sandboxes start at the same frozen instant with the same seed: identical data and ids.
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
@@ -104,13 +81,7 @@ async function main(): Promise<number> {
 		`  sandbox API for n8n on ${sandbox.baseUrl}, its twin for the harness on ${twin.baseUrl}`,
 	);
 
-	const session = new N8nSession({
-		runtime,
-		workDir: work,
-		userFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
-	});
+	const session = await stageSession(setUp);
 	const examples = listExamples();
 	const pollingTypes = new Set(
 		ownNodes(pkg)
@@ -178,28 +149,15 @@ async function main(): Promise<number> {
 		await twin.stop();
 	}
 
-	const failed = checks.failed.length;
-	const total = checks.results.length;
-	console.log(`\n${total - failed}/${total} checks passed in n8n ${runtime.version}.`);
-	if (failed || args.has('--keep'))
-		console.log(`n8n's user folder, imports and logs are in ${work}`);
-	else rmSync(work, { recursive: true, force: true });
-	console.log(`e2e stage: ${seconds(Date.now() - started)}`);
-	return failed ? 1 : 0;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => {
-		killAll();
-		process.exit(130);
+	return finishStage({
+		stage: 'e2e',
+		started,
+		checks,
+		ranIn: `n8n ${runtime.version}`,
+		work,
+		holds: "n8n's user folder, imports and logs",
+		keep: args.has('--keep'),
 	});
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: Error) => {
-		console.error(error.stack ?? error.message);
-		killAll();
-		process.exit(1);
-	},
-);
+runStage(main);

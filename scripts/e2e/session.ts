@@ -46,6 +46,14 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
+export interface N8nWorker {
+	/** The worker's health server. */
+	url: string;
+	spawned: Spawned;
+	log: CommandLog;
+	stop(): Promise<void>;
+}
+
 export class N8nSession {
 	readonly logs: CommandLog[] = [];
 
@@ -72,9 +80,16 @@ export class N8nSession {
 		return log;
 	}
 
-	private env(log: CommandLog): NodeJS.ProcessEnv {
+	/** The environment of one command: the session's, then `extra` (settings of that process alone). */
+	private env(log: CommandLog, extra?: Record<string, string>): NodeJS.ProcessEnv {
 		const { runtime, userFolder, port, brokerPort, extraEnv } = this.options;
-		return n8nEnv(runtime, { userFolder, port, brokerPort, logFile: log.logFile, extra: extraEnv });
+		return n8nEnv(runtime, {
+			userFolder,
+			port,
+			brokerPort,
+			logFile: log.logFile,
+			extra: { ...extraEnv, ...extra },
+		});
 	}
 
 	/** Runs one n8n command to its end and returns its log; a non-zero exit or a timeout throws. */
@@ -134,6 +149,20 @@ export class N8nSession {
 		}
 	}
 
+	/** `n8n publish:workflow --id=<id>`: the workflow becomes active when n8n next starts. */
+	async publishWorkflow(id: string): Promise<void> {
+		const entries = await this.command(
+			`publish-${id}`,
+			['publish:workflow', `--id=${id}`],
+			120_000,
+		);
+		if (!entries.some((e) => e.message.startsWith(`Publishing workflow with ID: ${id}`))) {
+			throw new CommandError(
+				`publish:workflow did not report publishing ${id}\n${this.tails(this.logs[this.logs.length - 1])}`,
+			);
+		}
+	}
+
 	/**
 	 * `n8n execute --id=<id> --rawOutput`: the run data it prints, whether or not the run failed.
 	 * It can exit 0 without running anything, so callers assert on the items.
@@ -185,6 +214,42 @@ export class N8nSession {
 			throw new CommandError(`${(error as Error).message}\n${this.tails(log, 40)}`);
 		}
 		return { url, rest: new N8nRest(url), spawned, log, stop: async () => await spawned.stop() };
+	}
+
+	/**
+	 * `n8n worker` for queue mode (the session's extraEnv carries EXECUTIONS_MODE and Redis): its own
+	 * task-runner broker port and a health server on 127.0.0.1:<healthPort>, ready when
+	 * /healthz/readiness answers 200.
+	 */
+	async startWorker(
+		options: { brokerPort: number; healthPort: number; concurrency?: number },
+		timeoutMs = 120_000,
+	): Promise<N8nWorker> {
+		const log = this.newLog('worker');
+		const args = [
+			'worker',
+			...(options.concurrency ? [`--concurrency=${options.concurrency}`] : []),
+		];
+		const spawned = spawnN8n(
+			this.options.runtime,
+			args,
+			this.env(log, {
+				N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(options.healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			}),
+			log.consoleFile,
+			this.options.workDir,
+		);
+		const url = `http://127.0.0.1:${options.healthPort}`;
+		try {
+			await waitForHttp(`${url}/healthz/readiness`, spawned, timeoutMs, 'n8n worker');
+		} catch (error) {
+			await spawned.stop(5_000);
+			throw new CommandError(`${(error as Error).message}\n${this.tails(log, 40)}`);
+		}
+		return { url, spawned, log, stop: async () => await spawned.stop() };
 	}
 
 	/** Every log entry of every command so far, with the command it came from. */

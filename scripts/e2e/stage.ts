@@ -1,0 +1,122 @@
+/**
+ * The opening every real-n8n stage shares (end to end, queue mode, editor): n8n from the cache, a
+ * fresh work folder, and this package installed into its n8n user folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Checks } from './checks';
+import { installPackage, repoPackageJson } from './installPackage';
+import { freePort, killAll } from './processes';
+import { N8nSession } from './session';
+import { ensureN8n, type N8nRuntime } from './runtime';
+
+export function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)}s`;
+}
+
+export interface StageSetup {
+	runtime: N8nRuntime;
+	/** Temporary folder for the user folder, imports and logs. */
+	work: string;
+	userFolder: string;
+	/** Where the package was installed (or linked). */
+	installedAt: string;
+}
+
+/**
+ * Prints the n8n it uses and where the package went. Returns undefined (after printing why and
+ * `<stage> stage: …`) when n8n cannot be installed.
+ */
+export function setUpStage(
+	stage: string,
+	started: number,
+	mode: 'pack' | 'link' = 'pack',
+): StageSetup | undefined {
+	const pkg = repoPackageJson();
+	let t = Date.now();
+	let runtime: N8nRuntime;
+	try {
+		runtime = ensureN8n();
+	} catch (error) {
+		console.error(`  ✗ ${(error as Error).message}`);
+		console.log(`${stage} stage: ${seconds(Date.now() - started)}`);
+		return undefined;
+	}
+	console.log(
+		`  n8n ${runtime.version} on Node 24 from ${runtime.dir} (${seconds(Date.now() - t)})`,
+	);
+
+	const work = mkdtempSync(join(tmpdir(), `ad-cabinet-${stage}-`));
+	const userFolder = join(work, 'n8n-user');
+	t = Date.now();
+	const installedAt = installPackage(userFolder, mode);
+	const how = mode === 'pack' ? 'packed and installed' : 'linked';
+	console.log(`  ${pkg.name}@${pkg.version} ${how} at ${installedAt} (${seconds(Date.now() - t)})`);
+	return { runtime, work, userFolder, installedAt };
+}
+
+/**
+ * The closing every stage shares: the tally, the work folder kept when a check failed or `--keep`
+ * was given (removed otherwise), and `<stage> stage: …`. Returns the exit code.
+ */
+export function finishStage(options: {
+	stage: string;
+	started: number;
+	checks: Checks;
+	/** How the tally names where it ran, e.g. "n8n 2.41.1 queue mode". */
+	ranIn: string;
+	work: string;
+	/** What the work folder holds, for the message that keeps it. */
+	holds: string;
+	keep: boolean;
+}): number {
+	const { checks, work } = options;
+	const failed = checks.failed.length;
+	const total = checks.results.length;
+	console.log(`\n${total - failed}/${total} checks passed in ${options.ranIn}.`);
+	if (failed || options.keep) console.log(`${options.holds} are in ${work}`);
+	else rmSync(work, { recursive: true, force: true });
+	console.log(`${options.stage} stage: ${seconds(Date.now() - options.started)}`);
+	return failed ? 1 : 0;
+}
+
+/**
+ * Runs a stage's main function as the process: its exit code, and every n8n (and other) process
+ * group stopped on SIGINT/SIGTERM or a crash. `onSignal` runs first (e.g. to close a browser).
+ */
+export function runStage(
+	main: () => Promise<number>,
+	onSignal?: (signal: NodeJS.Signals) => void,
+): void {
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.on(signal, () => {
+			onSignal?.(signal);
+			killAll();
+			process.exit(130);
+		});
+	}
+	main().then(
+		(code) => process.exit(code),
+		(error: Error) => {
+			console.error(error.stack ?? error.message);
+			killAll();
+			process.exit(1);
+		},
+	);
+}
+
+/** An n8n session over the stage's user folder, on free ports. */
+export async function stageSession(
+	setUp: StageSetup,
+	extraEnv?: Record<string, string>,
+): Promise<N8nSession> {
+	return new N8nSession({
+		runtime: setUp.runtime,
+		workDir: setUp.work,
+		userFolder: setUp.userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		extraEnv,
+	});
+}

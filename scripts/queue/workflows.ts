@@ -1,0 +1,124 @@
+/**
+ * The two workflows the queue stage activates, built here (not examples: they poll every minute and
+ * every 30 seconds, which no user wants to import as is).
+ *
+ *  A. Ad Cabinet Stats Trigger (5-minute periods by campaign, completed periods only, no settle
+ *     delay, backfill from a start date, polled every minute) → a No Operation node whose run data
+ *     holds exactly the items that reached the worker.
+ *  B. Schedule Trigger (every 30 s) → Ad Cabinet Stats (yesterday by hour and campaign, Return
+ *     All) → Convert to File (CSV).
+ */
+import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../e2e/workflows';
+
+export const TRIGGER_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStatsTrigger';
+export const STATS_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStats';
+
+/** The trigger's period unit: the finest there is, so that a new period completes every 5 minutes. */
+export const TRIGGER_UNIT = '5_minutes';
+export const TRIGGER_GROUPING = ['campaign'];
+/** The Stats node's unit in workflow B; it tells B's requests from the trigger's in the sandbox log. */
+export const SCHEDULED_UNIT = 'hour';
+export const SCHEDULE_SECONDS = 30;
+export const CURRENCY = 'EUR';
+
+export const NAMES = {
+	trigger: 'New stats rows',
+	received: 'Received rows',
+	schedule: 'Every 30 seconds',
+	stats: 'Stats by campaign',
+	csv: 'CSV file',
+};
+
+const credentials = { adCabinetApi: { ...SANDBOX_CREDENTIAL } };
+
+function connect(from: string, to: string): Record<string, unknown> {
+	return { [from]: { main: [[{ node: to, type: 'main', index: 0 }]] } };
+}
+
+function example(file: string, workflow: WorkflowJson): Example {
+	return { file, id: exampleId(`queue/${file}`), workflow };
+}
+
+/** Workflow A: the trigger emits every completed 5-minute period from `startDate` on. */
+export function triggerWorkflow(startDate: Date): Example {
+	return example('queue-stats-trigger.json', {
+		name: 'Queue: new 5-minute stats rows',
+		nodes: [
+			{
+				name: NAMES.trigger,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					periodGroupingUnit: TRIGGER_UNIT,
+					grouping: TRIGGER_GROUPING,
+					emit: 'completed',
+					startFrom: 'date',
+					startDate: startDate.toISOString(),
+					currency: CURRENCY,
+					numericValues: true,
+					filters: {},
+					options: { settleMinutes: 0 },
+				},
+				credentials,
+			},
+			{
+				name: NAMES.received,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {},
+			},
+		] as unknown as WorkflowJson['nodes'],
+		connections: connect(NAMES.trigger, NAMES.received),
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
+		pinData: {},
+	});
+}
+
+/** Workflow B: yesterday's hourly rows by campaign as a CSV file, every 30 seconds. */
+export function scheduledWorkflow(): Example {
+	return example('queue-scheduled-stats.json', {
+		name: 'Queue: scheduled stats to CSV',
+		nodes: [
+			{
+				name: NAMES.schedule,
+				type: 'n8n-nodes-base.scheduleTrigger',
+				typeVersion: 1.2,
+				position: [0, 0],
+				parameters: {
+					rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] },
+				},
+			},
+			{
+				name: NAMES.stats,
+				type: STATS_TYPE,
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {
+					resource: 'statistic',
+					operation: 'getAll',
+					period: 'yesterday',
+					periodGroupingUnit: SCHEDULED_UNIT,
+					grouping: ['campaign'],
+					currency: CURRENCY,
+					returnAll: true,
+					filters: {},
+					options: {},
+				},
+				credentials,
+			},
+			{
+				name: NAMES.csv,
+				type: 'n8n-nodes-base.convertToFile',
+				typeVersion: 1.1,
+				position: [440, 0],
+				parameters: { operation: 'csv', options: { fileName: 'queue-stats.csv' } },
+			},
+		] as unknown as WorkflowJson['nodes'],
+		connections: { ...connect(NAMES.schedule, NAMES.stats), ...connect(NAMES.stats, NAMES.csv) },
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
+		pinData: {},
+	});
+}
