@@ -1,0 +1,311 @@
+/**
+ * `npm run test:editor`: our nodes in n8n's editor, in headless Chromium (Debian's chromium driven
+ * by playwright-core), as a person meets them.
+ *
+ *  1. n8n 2.41 from the cache (scripts/e2e/runtime.ts), the packed package installed into a fresh
+ *     user folder, the sandbox API in this process, its credential and every example imported.
+ *  2. `n8n start`; the owner signs in; one workflow per node of ours, holding that node alone with
+ *     the sandbox credential, created over REST.
+ *  3. For each of the seven nodes: found by its display name in the node creator with its icon
+ *     loaded; its workflow opens with the node on the canvas; a double-click opens its panel with
+ *     the sandbox credential and the main parameters of its default operation (derived from the
+ *     description n8n serves); no error toast, no console or page error about the package; a
+ *     screenshot of the panel into a folder printed at the end.
+ *
+ * Flags: --screenshots (also write docs/images/stats-node-panel.png and
+ * docs/images/example-workflow.png, the README's pictures), --keep (keep the temp folder with n8n's
+ * user folder, logs and the browser profile). CHROMIUM_PATH overrides /usr/bin/chromium.
+ */
+import { strict as assert } from 'node:assert';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { Sandbox } from '../../test/sandbox';
+import { Checks } from '../e2e/checks';
+import { credentialsOf } from '../e2e/exampleChecks';
+import { repoPackageJson } from '../e2e/installPackage';
+import { EXPECTED_NODES, ownNodes } from '../e2e/nodeTypes';
+import { REPO_ROOT } from '../e2e/runtime';
+import type { N8nServer } from '../e2e/session';
+import { finishStage, runStage, seconds, setUpStage, stageSession } from '../e2e/stage';
+import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../e2e/workflows';
+import { CHROMIUM_PATH, openEditorBrowser, VIEWPORT, type EditorBrowser } from './browser';
+import { latestVersion, mainParameters, type ServedNodeDescription } from './parameters';
+import {
+	assertIconRendered,
+	canvasNode,
+	checkInNodeCreator,
+	checkNodeInEditor,
+	errorToasts,
+	openNewWorkflow,
+	openRoute,
+	screenshotPath,
+	SELECTORS,
+	type NodeFindings,
+	type NodeUnderTest,
+} from './nodeChecks';
+
+const args = new Set(process.argv.slice(2));
+const IMAGES_DIR = join(REPO_ROOT, 'docs', 'images');
+/** The example whose canvas, and whose Stats node's panel, the README shows. */
+const README_EXAMPLE = 'stats-to-csv.json';
+const MAX_IMAGE_BYTES = 150 * 1024;
+/** Toolbars and hover highlights fade out this long after the pointer leaves. */
+const HOVER_FADE_MS = 600;
+
+let browser: EditorBrowser | undefined;
+/** The temp folder of this run, named when a signal stops it. */
+let workDir: string | undefined;
+
+/** One workflow per node: the node alone, with its defaults and the sandbox credential. */
+async function createNodeWorkflows(
+	server: N8nServer,
+	packageName: string,
+	checks: Checks,
+): Promise<NodeUnderTest[]> {
+	const served = await server.rest.request<ServedNodeDescription[]>('GET', '/types/nodes.json');
+	const byType = new Map(served.map((d) => [d.name, d]));
+	const { nodes, unreadable } = ownNodes(repoPackageJson());
+	const order = Object.keys(EXPECTED_NODES);
+	const ours = nodes
+		.filter((n) => order.includes(n.name))
+		.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+	await checks.check(`n8n serves all ${order.length} nodes of the package`, () => {
+		assert.deepEqual(unreadable, [], 'unreadable node files');
+		const missing = order.filter(
+			(name) => !byType.has(`${packageName}.${name}`) || !ours.some((n) => n.name === name),
+		);
+		assert.deepEqual(missing, [], 'not built or not served');
+	});
+	const result: NodeUnderTest[] = [];
+	for (const node of ours) {
+		const description = byType.get(node.type);
+		if (!description) continue;
+		const nodeName = node.displayName;
+		const workflow = await server.rest.request<{ id: string }>('POST', '/rest/workflows', {
+			name: `Editor check: ${node.displayName}`,
+			nodes: [
+				{
+					id: randomUUID(),
+					name: nodeName,
+					type: node.type,
+					typeVersion: latestVersion(description),
+					position: [0, 0],
+					parameters: {},
+					credentials: { [CREDENTIAL_TYPE]: SANDBOX_CREDENTIAL },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		result.push({
+			type: node.type,
+			displayName: node.displayName,
+			description,
+			workflowId: workflow.id,
+			nodeName,
+		});
+	}
+	return result;
+}
+
+/** docs/images: the Stats node's panel and the canvas of README_EXAMPLE, from that example. */
+async function writeReadmeImages(
+	checks: Checks,
+	editor: EditorBrowser,
+	baseUrl: string,
+	example: Example,
+	statsType: string,
+	statsDescription: ServedNodeDescription | undefined,
+): Promise<void> {
+	const { page } = editor;
+	editor.events.step = 'README screenshots';
+	mkdirSync(IMAGES_DIR, { recursive: true });
+	const canvasFile = join(IMAGES_DIR, 'example-workflow.png');
+	const panelFile = join(IMAGES_DIR, 'stats-node-panel.png');
+	const stats = example.workflow.nodes.find((n) => n.type === statsType);
+	const packagePrefix = `${statsType.slice(0, statsType.lastIndexOf('.'))}.`;
+	const size = (file: string) =>
+		`${relative(REPO_ROOT, file)}, ${Math.round(statSync(file).size / 1024)} KB`;
+	let canvasOk = false;
+	await checks.check(
+		`${relative(REPO_ROOT, canvasFile)}: the canvas of ${example.file}`,
+		async () => {
+			assert.ok(stats, `${example.file} has no ${statsType} node`);
+			await openRoute(page, baseUrl, `/workflow/${example.id}`);
+			for (const node of example.workflow.nodes) {
+				if (node.type === 'n8n-nodes-base.stickyNote') continue;
+				const onCanvas = canvasNode(page, node.name);
+				await onCanvas.waitFor({ state: 'visible', timeout: 60_000 });
+				// Our icons are SVG files; n8n's own nodes draw theirs inline.
+				if (node.type.startsWith(packagePrefix))
+					await assertIconRendered(onCanvas.locator('img').first(), undefined);
+			}
+			// Nothing selected or hovered: a click on empty canvas, then the pointer off the canvas.
+			await page.mouse.click(VIEWPORT.width / 2, 110);
+			await page.mouse.move(0, VIEWPORT.height / 2);
+			await page.waitForTimeout(HOVER_FADE_MS);
+			await page.screenshot({ path: canvasFile });
+			assert.ok(
+				statSync(canvasFile).size < MAX_IMAGE_BYTES,
+				`larger than ${MAX_IMAGE_BYTES} bytes`,
+			);
+			console.log(`      ${size(canvasFile)}`);
+			canvasOk = true;
+		},
+	);
+	await checks.check(
+		`${relative(REPO_ROOT, panelFile)}: the panel of "${stats?.name}"`,
+		async () => {
+			assert.ok(canvasOk && stats, 'the example canvas did not open');
+			await canvasNode(page, stats.name).dblclick();
+			const ndv = page.locator(SELECTORS.ndv);
+			await ndv.waitFor({ state: 'visible', timeout: 20_000 });
+			await ndv
+				.locator(`${SELECTORS.credentialSelect} input`)
+				.first()
+				.waitFor({ state: 'visible', timeout: 20_000 });
+			const parameters = statsDescription ? mainParameters(statsDescription, stats.parameters) : [];
+			assert.ok(parameters.length > 0, `no description of ${statsType}`);
+			for (const parameter of parameters) {
+				await ndv
+					.locator(SELECTORS.parameterInput(parameter.name))
+					.first()
+					.waitFor({ state: 'visible', timeout: 10_000 });
+			}
+			assert.deepEqual(await errorToasts(page), [], 'error toasts');
+			await page.mouse.move(0, VIEWPORT.height / 2);
+			await page.waitForTimeout(HOVER_FADE_MS);
+			await page.screenshot({ path: panelFile });
+			assert.ok(statSync(panelFile).size < MAX_IMAGE_BYTES, `larger than ${MAX_IMAGE_BYTES} bytes`);
+			console.log(`      ${size(panelFile)}`);
+		},
+	);
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const checks = new Checks();
+	const pkg = repoPackageJson();
+
+	console.log('\n▶ n8n');
+	const setUp = setUpStage('editor', started);
+	if (!setUp) return 1;
+	const { runtime, work } = setUp;
+	workDir = work;
+	const shots = mkdtempSync(join(tmpdir(), 'ad-cabinet-editor-screenshots-'));
+	let t: number;
+
+	const sandbox = await Sandbox.start({ clock: 'frozen' });
+	console.log(`  sandbox API on ${sandbox.baseUrl}`);
+	const session = await stageSession(setUp);
+	const examples = listExamples();
+	const findings: NodeFindings[] = [];
+	let server: N8nServer | undefined;
+	try {
+		console.log('\n▶ Import');
+		t = Date.now();
+		await session.importCredential(credentialsOf(sandbox));
+		await session.importExamples(examples);
+		console.log(
+			`  the sandbox credential and ${examples.length} examples (${seconds(Date.now() - t)})`,
+		);
+
+		console.log('\n▶ n8n start');
+		t = Date.now();
+		server = await session.startServer();
+		await server.rest.signIn();
+		console.log(`  n8n ready on ${server.url}, owner signed in (${seconds(Date.now() - t)})`);
+		const nodes = await createNodeWorkflows(server, pkg.name, checks);
+		console.log(`  ${nodes.length} workflows created, one per node`);
+
+		console.log('\n▶ Chromium');
+		t = Date.now();
+		browser = await openEditorBrowser(server.url, join(work, 'chromium-profile'), pkg.name);
+		const agent = String(await browser.page.evaluate('navigator.userAgent'));
+		const version = /HeadlessChrome\/[\d.]+|Chrome\/[\d.]+/.exec(agent)?.[0] ?? agent;
+		console.log(`  ${version} from ${CHROMIUM_PATH}, owner logged in (${seconds(Date.now() - t)})`);
+
+		console.log('\n▶ Node creator, in a new workflow');
+		t = Date.now();
+		await openNewWorkflow(browser.page, server.url);
+		const creator: Array<Awaited<ReturnType<typeof checkInNodeCreator>>> = [];
+		for (const node of nodes)
+			creator.push(await checkInNodeCreator(checks, browser, node, pkg.name));
+		console.log(`  (${seconds(Date.now() - t)})`);
+
+		for (const [index, node] of nodes.entries()) {
+			t = Date.now();
+			console.log(`\n▶ ${node.displayName} (${node.type})`);
+			const panel = await checkNodeInEditor(
+				checks,
+				browser,
+				server.url,
+				node,
+				SANDBOX_CREDENTIAL.name,
+				screenshotPath(shots, index, node.displayName),
+				creator[index].events,
+			);
+			findings.push({ node, listedAs: creator[index].listedAs, ...panel });
+			console.log(`  (${seconds(Date.now() - t)})`);
+		}
+
+		if (args.has('--screenshots')) {
+			console.log('\n▶ README screenshots');
+			const example = examples.find((e) => e.file === README_EXAMPLE);
+			const statsType = `${pkg.name}.adCabinetStats`;
+			if (!example) checks.fail('README screenshots', `no examples/${README_EXAMPLE}`);
+			else {
+				const statsDescription = nodes.find((n) => n.type === statsType)?.description;
+				await writeReadmeImages(checks, browser, server.url, example, statsType, statsDescription);
+			}
+		}
+	} catch (error) {
+		checks.fail('editor stage', (error as Error).stack ?? String(error));
+		if (browser) {
+			const file = join(shots, 'failure.png');
+			await browser.page.screenshot({ path: file }).then(
+				() => console.log(`  the page at the failure: ${file}`),
+				() => undefined,
+			);
+		}
+	} finally {
+		await browser?.close().catch(() => undefined);
+		if (server) await server.stop();
+		await sandbox.stop();
+	}
+
+	console.log('\n▶ Findings');
+	for (const { node, listedAs, parameters } of findings) {
+		console.log(
+			`  ${node.displayName}: listed as ${listedAs ?? '?'}; panel parameters ${parameters.join(', ') || '?'}`,
+		);
+	}
+	if (browser) {
+		const unrelated = browser.events.unrelated();
+		const outside = browser.events.outside();
+		console.log(
+			`  browser messages not about the package: ${unrelated.length ? `\n${unrelated.map((m) => `    ${m}`).join('\n')}` : 'none'}`,
+		);
+		console.log(
+			`  requests to other hosts (blocked): ${outside.length ? `\n${outside.map((u) => `    ${u}`).join('\n')}` : 'none'}`,
+		);
+	}
+	console.log(`  screenshots of each panel: ${shots}`);
+
+	return finishStage({
+		stage: 'editor',
+		started,
+		checks,
+		ranIn: `n8n ${runtime.version}`,
+		work,
+		holds: "n8n's user folder, logs and browser profile",
+		keep: args.has('--keep'),
+	});
+}
+
+runStage(main, (signal) => {
+	console.log(`\n${signal}: stopping n8n and Chromium${workDir ? `; logs are in ${workDir}` : ''}`);
+	void browser?.close();
+});
