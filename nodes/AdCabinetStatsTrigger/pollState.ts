@@ -16,8 +16,12 @@ export interface TriggerState {
 	wm: number;
 	/** The next poll only records what it sees, emitting nothing (Start From = Now). */
 	baseline?: boolean;
-	/** "Every change": row key hash → metrics hash, for rows of periods still open. */
-	open?: Record<string, string>;
+	/**
+	 * "Every change": one 32-bit fingerprint of (row key, metrics) per row of the periods still open,
+	 * 4 bytes each, base64 (about 5.3 characters a row). Older states held an object of row key hash →
+	 * metrics hash, which is read as the same fingerprints.
+	 */
+	open?: string | Record<string, string>;
 }
 
 export type EmitMode = 'completed' | 'everyChange';
@@ -29,17 +33,45 @@ export interface PollSettings {
 	settleMs: number;
 }
 
-/** 32-bit FNV-1a, base 36: short, stable keys for the state. */
-export function shortHash(text: string): string {
+/** 32-bit FNV-1a. */
+function fnv1a(text: string): number {
 	let hash = 0x811c9dc5;
 	for (let i = 0; i < text.length; i++) {
 		hash ^= text.charCodeAt(i);
 		hash = Math.imul(hash, 0x01000193);
 	}
-	return (hash >>> 0).toString(36);
+	return hash >>> 0;
 }
 
-function metricsHash(row: IDataObject): string {
+/** 32-bit FNV-1a, base 36: short, stable keys for the state. */
+export function shortHash(text: string): string {
+	return fnv1a(text).toString(36);
+}
+
+/** One row's fingerprint: a change of its metrics gives another one. */
+function fingerprint(keyHash: string, metrics: string): number {
+	return fnv1a(`${keyHash}|${metrics}`);
+}
+
+/** The fingerprints a state holds, whichever form it was stored in. */
+export function openFingerprints(open: TriggerState['open']): Set<number> {
+	const set = new Set<number>();
+	if (typeof open === 'string') {
+		const bytes = Buffer.from(open, 'base64');
+		for (let i = 0; i + 4 <= bytes.length; i += 4) set.add(bytes.readUInt32LE(i));
+	} else if (open && typeof open === 'object') {
+		for (const [key, metrics] of Object.entries(open)) set.add(fingerprint(key, String(metrics)));
+	}
+	return set;
+}
+
+function packFingerprints(fingerprints: number[]): string {
+	const bytes = Buffer.alloc(fingerprints.length * 4);
+	fingerprints.forEach((value, index) => bytes.writeUInt32LE(value, index * 4));
+	return bytes.toString('base64');
+}
+
+export function metricsHash(row: IDataObject): string {
 	let text = '';
 	for (const field of METRIC_FIELDS) text += `${String(row[field] ?? '')}|`;
 	return shortHash(text);
@@ -72,7 +104,8 @@ export function applyPoll(
 ): PollOutcome {
 	const emit: IDataObject[] = [];
 	const everyChange = settings.emit === 'everyChange';
-	const open: Record<string, string> = {};
+	const seen = everyChange ? openFingerprints(state.open) : undefined;
+	const open: number[] = [];
 	let wm = Math.max(state.wm, settledBefore(nowMs, settings));
 	for (const row of rows) {
 		const period = String(row.period_date);
@@ -88,12 +121,11 @@ export function applyPoll(
 			}
 		}
 		if (!everyChange) continue;
-		const key = shortHash(rowKey(row, settings.grouping));
-		const hash = metricsHash(row);
-		if (state.open?.[key] !== hash) emit.push(row);
-		if (!settled) open[key] = hash;
+		const print = fingerprint(shortHash(rowKey(row, settings.grouping)), metricsHash(row));
+		if (!seen?.has(print)) emit.push(row);
+		if (!settled) open.push(print);
 	}
 	const next: TriggerState = { v: 1, q: state.q, wm };
-	if (everyChange && Object.keys(open).length) next.open = open;
+	if (everyChange && open.length) next.open = packFingerprints(open);
 	return { emit: state.baseline ? [] : emit, next };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { applyPoll, newState, type PollSettings, type TriggerState } from '../../nodes/AdCabinetStatsTrigger/pollState';
+import { applyPoll, metricsHash, newState, shortHash, type PollSettings, type TriggerState } from '../../nodes/AdCabinetStatsTrigger/pollState';
+import { rowKey } from '../../nodes/shared/stats/rows';
 
 const MIN = 60_000;
 
@@ -46,5 +47,40 @@ describe('trigger state stays bounded', () => {
 			if (views.some((v, i) => i > 0 && v === views[i - 1])) wrong.push(`${key}: repeated ${views.join(',')}`);
 		}
 		expect(wrong).toEqual([]);
+	});
+});
+
+describe('every-change state', () => {
+	const settings: PollSettings = { unit: 'hour', grouping: ['campaign'], emit: 'everyChange', settleMs: 15 * MIN };
+	const start = Date.parse('2026-11-01T10:00:00Z');
+
+	test('holds about 5.3 characters per open row, and a poll that sees the same figures emits nothing', () => {
+		const now = start + 30 * MIN;
+		const rows = rowsFor(start, now);
+		const first = applyPoll(newState('q', start, false), rows, now, settings);
+		expect(first.emit).toHaveLength(40);
+		expect(typeof first.next.open).toBe('string');
+		// 40 open rows: 160 bytes, 216 base64 characters.
+		expect(Buffer.from(first.next.open as string, 'base64')).toHaveLength(160);
+		expect(first.next.open).toHaveLength(216);
+		const again = applyPoll(JSON.parse(JSON.stringify(first.next)) as TriggerState, rows, now + MIN, settings);
+		expect(again.emit).toEqual([]);
+		const grown = rows.map((row) => (row.campaign_id === 7 ? { ...row, views: (row.views as number) + 1 } : row));
+		const changed = applyPoll(again.next, grown, now + 2 * MIN, settings);
+		expect(changed.emit).toEqual([grown.find((row) => row.campaign_id === 7)]);
+	});
+
+	test('a state stored in the earlier form (row key hash → metrics hash) carries on without re-emitting', () => {
+		const now = start + 30 * MIN;
+		const rows = rowsFor(start, now);
+		// The object the trigger used to store for these rows.
+		const open: Record<string, string> = {};
+		for (const row of rows) open[shortHash(rowKey(row, settings.grouping))] = metricsHash(row);
+		const legacy: TriggerState = { v: 1, q: 'q', wm: start, open };
+		const same = applyPoll(legacy, rows, now + MIN, settings);
+		expect(same.emit).toEqual([]);
+		expect(typeof same.next.open).toBe('string');
+		const grown = rows.map((row) => (row.campaign_id === 3 ? { ...row, clicks: 99 } : row));
+		expect(applyPoll(legacy, grown, now + MIN, settings).emit).toEqual([grown.find((row) => row.campaign_id === 3)]);
 	});
 });
