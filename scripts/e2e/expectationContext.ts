@@ -1,4 +1,5 @@
 /** The context an entry of expectations.ts gets, and small helpers for writing entries. */
+import { strict as assert } from 'node:assert';
 import type { LoggedRequest, Sandbox } from '../../test/sandbox';
 import type { Example, Item, RunData } from './workflows';
 
@@ -63,6 +64,26 @@ export function parseCsv(text: string): string[][] {
 	}
 	if (field !== '' || row.length) rows.push([...row, field]);
 	return rows;
+}
+
+/**
+ * A CSV written by Convert to File holds exactly `rows`: the first row's keys as its header and one
+ * line per row, in order.
+ */
+export function assertCsvOfRows(text: string, rows: Array<Record<string, unknown>>): void {
+	assert.ok(rows.length > 0, 'no rows to compare the CSV with');
+	// Convert to File starts the CSV with a UTF-8 byte order mark, for spreadsheet programs.
+	const [header, ...lines] = parseCsv(text.replace(/^\uFEFF/, '').trimEnd());
+	assert.deepEqual(header, Object.keys(rows[0]), 'CSV header');
+	assert.equal(lines.length, rows.length, 'one CSV line per row');
+	lines.forEach((line, index) => {
+		const row = rows[index];
+		assert.deepEqual(
+			line,
+			header.map((key) => String(row[key] ?? '')),
+			`CSV line ${index + 2}`,
+		);
+	});
 }
 
 /** spec 2.1: the fields that arrive as decimal strings. */

@@ -15,10 +15,10 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { MultipartBody } from '../../test/sandbox';
 import {
+	assertCsvOfRows,
 	DAY_MS,
 	flatten,
 	numeric,
-	parseCsv,
 	utcDay,
 	type ExampleExpectation,
 } from './expectationContext';
@@ -221,18 +221,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			const csv = file('CSV file');
 			assert.equal(csv.fileName, 'ad-stats.csv');
 			assert.match(csv.mimeType ?? '', /text\/csv/);
-			// Convert to File starts the CSV with a UTF-8 byte order mark, for spreadsheet programs.
-			const [header, ...lines] = parseCsv(csv.text.replace(/^\uFEFF/, '').trimEnd());
-			assert.deepEqual(header, Object.keys(rows[0]), 'CSV header');
-			assert.equal(lines.length, rows.length, 'one CSV line per row');
-			lines.forEach((line, index) => {
-				const row = rows[index];
-				assert.deepEqual(
-					line,
-					header.map((key) => String(row[key] ?? '')),
-					`CSV line ${index + 2}`,
-				);
-			});
+			assertCsvOfRows(csv.text, rows);
 		},
 	},
 };

@@ -4,7 +4,10 @@
  * comparison of that truth with the rows that reached the worker.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { IDataObject } from 'n8n-workflow';
+import { rowKey } from '../../nodes/shared/stats/rows';
 import type { LoggedRequest, Sandbox } from '../../test/sandbox';
+import { GROUPING } from './workflows';
 
 export const STATS_PAGE_PATH = '/api/v1/stats/page';
 export const FIVE_MINUTES = 5 * 60_000;
@@ -54,9 +57,11 @@ export function failedRequests(requests: readonly LoggedRequest[]): LoggedReques
 	return requests.filter((r) => r.api !== 'control' && r.status !== 200);
 }
 
-/** The identity of a stats row grouped by campaign: its period and campaign. */
-export function campaignRowKey(row: Row): string {
-	return `${String(row.period_date)} campaign ${String(row.campaign_id)}`;
+/** The identity of a row of both workflows' queries (grouped by campaign), readable in messages. */
+function keyOf(row: Row): string {
+	return rowKey(row as IDataObject, GROUPING)
+		.split('\u0000')
+		.join(' / ');
 }
 
 /**
@@ -90,7 +95,7 @@ export interface RowComparison {
 
 export function compareRows(expected: Row[], received: Row[]): RowComparison {
 	const truth = new Map<string, Row>();
-	for (const row of expected) truth.set(campaignRowKey(row), row);
+	for (const row of expected) truth.set(keyOf(row), row);
 	const seen = new Map<string, number>();
 	const result: RowComparison = {
 		expected: expected.length,
@@ -102,7 +107,7 @@ export function compareRows(expected: Row[], received: Row[]): RowComparison {
 		different: [],
 	};
 	for (const row of received) {
-		const key = campaignRowKey(row);
+		const key = keyOf(row);
 		const count = (seen.get(key) ?? 0) + 1;
 		seen.set(key, count);
 		if (count > 1) {

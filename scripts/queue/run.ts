@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { Sandbox } from '../../test/sandbox';
 import { Checks } from '../e2e/checks';
 import { credentialsOf } from '../e2e/exampleChecks';
-import { numeric, parseCsv } from '../e2e/expectationContext';
+import { assertCsvOfRows, numeric } from '../e2e/expectationContext';
 import { repoPackageJson } from '../e2e/installPackage';
 import { packageProblems, readLog } from '../e2e/logs';
 import { freePort, tail } from '../e2e/processes';
@@ -310,24 +310,11 @@ async function checkScheduled(checks: Checks, sandbox: Sandbox, observed: Observ
 					problems.push(`execution ${id}: CSV not read (${csvErrors.get(id) ?? 'unknown'})`);
 					continue;
 				}
-				// Convert to File starts the CSV with a UTF-8 byte order mark, for spreadsheet programs.
-				const [header, ...lines] = parseCsv(text.replace(/^\uFEFF/, '').trimEnd());
-				if (!truth.length || JSON.stringify(header) !== JSON.stringify(Object.keys(truth[0]))) {
-					problems.push(`execution ${id}: CSV header ${JSON.stringify(header)}`);
-					continue;
+				try {
+					assertCsvOfRows(text, truth);
+				} catch (error) {
+					problems.push(`execution ${id}: ${(error as Error).message}`);
 				}
-				if (lines.length !== truth.length) {
-					problems.push(`execution ${id}: ${lines.length} CSV lines for ${truth.length} rows`);
-					continue;
-				}
-				lines.forEach((line, index) => {
-					const want = header.map((key) => String(truth[index][key] ?? ''));
-					if (JSON.stringify(line) !== JSON.stringify(want)) {
-						problems.push(
-							`execution ${id}: CSV line ${index + 2} is ${JSON.stringify(line)}, not ${JSON.stringify(want)}`,
-						);
-					}
-				});
 			}
 			assert.deepEqual(problems.slice(0, 10), []);
 		},

@@ -8,6 +8,7 @@
  *  B. Schedule Trigger (every 30 s) → Ad Cabinet Stats (yesterday by hour and campaign, Return
  *     All) → Convert to File (CSV).
  */
+import type { Grouping } from '../../nodes/shared/stats/spec';
 import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../e2e/workflows';
 
 export const TRIGGER_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStatsTrigger';
@@ -15,7 +16,8 @@ export const STATS_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStats';
 
 /** The trigger's period unit: the finest there is, so that a new period completes every 5 minutes. */
 export const TRIGGER_UNIT = '5_minutes';
-export const TRIGGER_GROUPING = ['campaign'];
+/** Both workflows group by campaign, so several rows share each period. */
+export const GROUPING: Grouping[] = ['campaign'];
 /** The Stats node's unit in workflow B; it tells B's requests from the trigger's in the sandbox log. */
 export const SCHEDULED_UNIT = 'hour';
 export const SCHEDULE_SECONDS = 30;
@@ -52,7 +54,7 @@ export function triggerWorkflow(startDate: Date): Example {
 				parameters: {
 					pollTimes: { item: [{ mode: 'everyMinute' }] },
 					periodGroupingUnit: TRIGGER_UNIT,
-					grouping: TRIGGER_GROUPING,
+					grouping: GROUPING,
 					emit: 'completed',
 					startFrom: 'date',
 					startDate: startDate.toISOString(),
@@ -101,7 +103,7 @@ export function scheduledWorkflow(): Example {
 					operation: 'getAll',
 					period: 'yesterday',
 					periodGroupingUnit: SCHEDULED_UNIT,
-					grouping: ['campaign'],
+					grouping: GROUPING,
 					currency: CURRENCY,
 					returnAll: true,
 					filters: {},
