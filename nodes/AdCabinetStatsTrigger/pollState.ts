@@ -48,9 +48,12 @@ export function shortHash(text: string): string {
 	return fnv1a(text).toString(36);
 }
 
-/** One row's fingerprint: a change of its metrics gives another one. */
-function fingerprint(keyHash: string, metrics: string): number {
-	return fnv1a(`${keyHash}|${metrics}`);
+/** One row's fingerprint from its key hash and metrics hash: other metrics give another one. */
+function fingerprint(keyHash: number, metricsHash: number): number {
+	let hash = keyHash ^ Math.imul(metricsHash, 0x9e3779b1);
+	hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+	hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+	return (hash ^ (hash >>> 16)) >>> 0;
 }
 
 /** The fingerprints a state holds, whichever form it was stored in. */
@@ -60,7 +63,7 @@ export function openFingerprints(open: TriggerState['open']): Set<number> {
 		const bytes = Buffer.from(open, 'base64');
 		for (let i = 0; i + 4 <= bytes.length; i += 4) set.add(bytes.readUInt32LE(i));
 	} else if (open && typeof open === 'object') {
-		for (const [key, metrics] of Object.entries(open)) set.add(fingerprint(key, String(metrics)));
+		for (const [key, metrics] of Object.entries(open)) set.add(fingerprint(parseInt(key, 36), parseInt(String(metrics), 36)));
 	}
 	return set;
 }
@@ -71,10 +74,15 @@ function packFingerprints(fingerprints: number[]): string {
 	return bytes.toString('base64');
 }
 
-export function metricsHash(row: IDataObject): string {
+function metricsText(row: IDataObject): string {
 	let text = '';
 	for (const field of METRIC_FIELDS) text += `${String(row[field] ?? '')}|`;
-	return shortHash(text);
+	return text;
+}
+
+/** The metrics hash states of the earlier form stored, base 36. */
+export function metricsHash(row: IDataObject): string {
+	return shortHash(metricsText(row));
 }
 
 export function newState(fingerprint: string, startMs: number, baseline: boolean): TriggerState {
@@ -121,7 +129,7 @@ export function applyPoll(
 			}
 		}
 		if (!everyChange) continue;
-		const print = fingerprint(shortHash(rowKey(row, settings.grouping)), metricsHash(row));
+		const print = fingerprint(fnv1a(rowKey(row, settings.grouping)), fnv1a(metricsText(row)));
 		if (!seen?.has(print)) emit.push(row);
 		if (!settled) open.push(print);
 	}
