@@ -2,7 +2,7 @@
  * The API sandbox in a process of its own, so that serving pages never competes with a subject for
  * its event loop (as with a real API), and its result cache never counts in a subject's memory.
  */
-import { Sandbox } from '../test/sandbox';
+import { Sandbox } from '../sandbox';
 import { serve } from './lib/rpc';
 
 let sandbox: Sandbox | undefined;

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Sandbox } from '../test/sandbox';
-import { itemsOf, listExamples, runExample } from '../test/harness';
+import { Sandbox } from '../sandbox';
+import { itemsOf, listExamples, runExample } from '../harness';
 
 const OUTPUT_DIR = join(__dirname, '..', 'demo-output');
 

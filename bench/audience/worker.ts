@@ -5,13 +5,13 @@
  */
 import * as crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type * as AudienceFileModule from '../../nodes/AdCabinetAudiences/audienceFile';
+import type * as AudienceFileModule from '../../nodes/AdCabinetAudiences/resources/audience/audienceFile';
 import { collectGarbage } from '../lib/measure';
 import { serve } from '../lib/rpc';
 
 // The built module, as n8n loads it.
 const { buildAudienceFromValues } =
-	require('../../dist/nodes/AdCabinetAudiences/audienceFile') as typeof AudienceFileModule;
+	require('../../dist/nodes/AdCabinetAudiences/resources/audience/audienceFile') as typeof AudienceFileModule;
 
 /** crypto.hash (Node 20.12+) is the fastest one-shot digest node:crypto offers; createHash otherwise. */
 const oneShot = (

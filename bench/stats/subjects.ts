@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IHttpRequestOptions, INode, INodeExecutionData } from 'n8n-workflow';
 import { Agent, request } from 'undici';
-import { runNode, runWorkflow } from '../../test/harness';
+import { runNode, runWorkflow } from '../../harness';
 import { OutboundHttp } from '@n8n/backend-network';
 import { Container } from '@n8n/di';
 import {

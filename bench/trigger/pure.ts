@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
 import type * as PollStateModule from '../../nodes/AdCabinetStatsTrigger/pollState';
-import { Sandbox } from '../../test/sandbox';
+import { Sandbox } from '../../sandbox';
 
 // The built module, as n8n loads it.
 const { applyPoll, newState } =

@@ -5,8 +5,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { IDataObject } from 'n8n-workflow';
-import { pollOnce } from '../../test/harness';
-import { Sandbox } from '../../test/sandbox';
+import { pollOnce } from '../../harness';
+import { Sandbox } from '../../sandbox';
 
 const MINUTE = 60_000;
 const START = '2026-03-10T12:34:00.000Z';

@@ -10,7 +10,7 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { readDate } from '../shared/dates';
 import { getAdObjects } from '../shared/methods/adObjects';
 import { fetchStats } from '../shared/stats/fetch';
-import { maxPeriodMs } from '../shared/stats/periods';
+import { maxPeriodMs } from './periods';
 import {
 	adObjectsField,
 	cabinetIdsField,
@@ -27,7 +27,7 @@ import {
 	FINE_UNITS,
 	type Grouping,
 	type PeriodUnit,
-} from '../shared/stats/spec';
+} from '../shared/stats/apiValues';
 import { invalidInput, listOf } from '../shared/validation';
 import {
 	applyPoll,

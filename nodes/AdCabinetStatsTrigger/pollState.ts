@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { maxPeriodMs, periodEndMs } from '../shared/stats/periods';
+import { maxPeriodMs, periodEndMs } from './periods';
 import { rowKey } from '../shared/stats/rows';
-import { METRIC_FIELDS, type Grouping, type PeriodUnit } from '../shared/stats/spec';
+import { METRIC_FIELDS, type Grouping, type PeriodUnit } from '../shared/stats/apiValues';
 
 /**
  * What the trigger remembers between polls, in the workflow's static data (so it survives restarts

@@ -3,20 +3,20 @@
  * twin sandbox (same seed, same frozen instant) must give the same items on every node and send the
  * same API requests.
  */
+import type { SandboxCredential } from '../../harness/sandbox';
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { IConnections, INode } from 'n8n-workflow';
-import { itemsOf as harnessItemsOf, runExample, type WorkflowResult } from '../../test/harness';
-import type { LoggedRequest } from '../../test/sandbox';
-import { ENCRYPTION_KEY } from './runtime';
+import { itemsOf as harnessItemsOf, runExample, type WorkflowResult } from '../../harness';
+import type { LoggedRequest } from '../../sandbox';
+import { ENCRYPTION_KEY } from '../lib/runtime';
 import {
 	binaryBytes,
 	executableNodes,
 	itemsOf,
-	type CredentialData,
 	type Example,
 	type RunData,
-} from './workflows';
+} from '../lib/workflows';
 
 interface ComparableItem {
 	json: unknown;
@@ -83,7 +83,7 @@ function comparable(
 
 export async function runInHarness(
 	example: Example,
-	credentials: CredentialData,
+	credentials: SandboxCredential,
 ): Promise<WorkflowResult> {
 	// n8n-core's settings in this process: a fixed key spares it generating and announcing one.
 	process.env.N8N_ENCRYPTION_KEY ??= ENCRYPTION_KEY;

@@ -1,12 +1,12 @@
 /** The checks every example goes through once n8n has run it, plus its own entry in expectations.ts. */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import type { Sandbox } from '../../test/sandbox';
-import { apiRequests } from '../../test/helpers/sandbox';
-import type { Checks } from './checks';
+import type { Sandbox } from '../../sandbox';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import type { Checks } from '../lib/checks';
 import { assertSameOutputs, assertSameRequests, runInHarness } from './compare';
 import type { ExampleExpectation } from './expectationContext';
-import type { N8nRuntime } from './runtime';
+import type { N8nRuntime } from '../lib/runtime';
 import {
 	binaryBytes,
 	executableNodes,
@@ -15,19 +15,10 @@ import {
 	CREDENTIAL_TYPE,
 	SANDBOX_CREDENTIAL,
 	type BinaryRef,
-	type CredentialData,
 	type Example,
 	type RunData,
 	type WorkflowNode,
-} from './workflows';
-
-export function credentialsOf(sandbox: Sandbox): CredentialData {
-	return {
-		accessToken: sandbox.token,
-		baseUrl: sandbox.baseUrl,
-		clientApiUrl: sandbox.clientApiUrl,
-	};
-}
+} from '../lib/workflows';
 
 /** `n8n execute` can exit 0 having run nothing: the run must have succeeded on every node. */
 export function assertRanCompletely(example: Example, run: RunData): void {
@@ -175,7 +166,7 @@ export async function checkExample(
 	await checks.check(
 		`${example.file}: same items on every node and same API requests as the harness`,
 		async () => {
-			const harness = await runInHarness(example, credentialsOf(twin));
+			const harness = await runInHarness(example, credentialsFor(twin));
 			assertSameOutputs(example, ran, userFolder, harness);
 			assertSameRequests(requests, apiRequests(twin));
 		},

@@ -13,15 +13,9 @@
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import type { MultipartBody } from '../../test/sandbox';
-import {
-	assertCsvOfRows,
-	DAY_MS,
-	flatten,
-	numeric,
-	utcDay,
-	type ExampleExpectation,
-} from './expectationContext';
+import type { MultipartBody } from '../../sandbox';
+import { assertCsvOfRows, numeric } from '../lib/csvRows';
+import { DAY_MS, flatten, utcDay, type ExampleExpectation } from './expectationContext';
 
 export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 	'create-ads-from-sheet.json': {

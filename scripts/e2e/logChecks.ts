@@ -1,9 +1,9 @@
 /** n8n's own logs, read after the run: the package loaded everywhere, quietly, offline. */
 import { strict as assert } from 'node:assert';
-import type { Checks } from './checks';
-import type { PackageJson } from './installPackage';
-import { consoleProblems, loadedNodeCount, networkAttempts, packageProblems } from './logs';
-import type { N8nSession } from './session';
+import type { Checks } from '../lib/checks';
+import type { PackageJson } from '../lib/installPackage';
+import { consoleProblems, loadedNodeCount, networkAttempts, packageProblems } from '../lib/logs';
+import type { N8nSession } from '../lib/session';
 
 export async function checkLogs(
 	checks: Checks,

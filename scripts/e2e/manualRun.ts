@@ -4,9 +4,9 @@
  * node through without polling; in manual mode it polls once, as "Fetch Test Event" does).
  */
 import { join } from 'node:path';
-import type { N8nRest } from './rest';
-import type { N8nRuntime } from './runtime';
-import type { Example, RunData, WorkflowNode } from './workflows';
+import type { N8nRest } from '../lib/rest';
+import type { N8nRuntime } from '../lib/runtime';
+import type { Example, RunData, WorkflowNode } from '../lib/workflows';
 
 interface ExecutionRecord {
 	id: string;

@@ -15,19 +15,20 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { Sandbox } from '../../test/sandbox';
-import { Checks } from './checks';
-import { checkEditor } from './editorChecks';
-import { checkExample, credentialsOf, planExamples } from './exampleChecks';
+import { Sandbox } from '../../sandbox';
+import { Checks } from '../lib/checks';
+import { checkEditor } from '../lib/editorChecks';
+import { credentialsFor } from '../../harness/sandbox';
+import { checkExample, planExamples } from './exampleChecks';
 import { EXPECTATIONS } from './expectations';
-import { repoPackageJson } from './installPackage';
+import { repoPackageJson } from '../lib/installPackage';
 import { checkLogs } from './logChecks';
 import { runManually } from './manualRun';
-import { ownNodes } from './nodeTypes';
-import { freePort } from './processes';
-import { REPO_ROOT } from './runtime';
-import { finishStage, runStage, seconds, setUpStage, stageSession } from './stage';
-import { listExamples } from './workflows';
+import { ownNodes } from '../lib/nodeTypes';
+import { freePort } from '../lib/processes';
+import { REPO_ROOT } from '../lib/runtime';
+import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
+import { listExamples } from '../lib/workflows';
 
 const args = new Set(process.argv.slice(2));
 
@@ -92,7 +93,7 @@ async function main(): Promise<number> {
 	try {
 		console.log('\n▶ Import');
 		await checks.check('the sandbox credential imports (n8n import:credentials)', async () => {
-			await session.importCredential(credentialsOf(sandbox));
+			await session.importCredential(credentialsFor(sandbox));
 		});
 		await checks.check(
 			`${examples.length} example workflows import (n8n import:workflow)`,

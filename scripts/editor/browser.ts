@@ -5,8 +5,8 @@
  */
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
-import { mentionsPackage } from '../e2e/logs';
-import { OWNER } from '../e2e/rest';
+import { mentionsPackage } from '../lib/logs';
+import { OWNER } from '../lib/rest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const VIEWPORT = { width: 1280, height: 800 };

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { Checks } from '../e2e/checks';
+import type { Checks } from '../lib/checks';
 import { describe, type EditorBrowser, type PageEvent } from './browser';
 import { mainParameters, type ServedNodeDescription } from './parameters';
 

@@ -2,7 +2,7 @@
  * `npm run test:editor`: our nodes in n8n's editor, in headless Chromium (Debian's chromium driven
  * by playwright-core), as a person meets them.
  *
- *  1. n8n 2.41 from the cache (scripts/e2e/runtime.ts), the packed package installed into a fresh
+ *  1. n8n 2.41 from the cache (scripts/lib/runtime.ts), the packed package installed into a fresh
  *     user folder, the sandbox API in this process, its credential and every example imported.
  *  2. `n8n start`; the owner signs in; one workflow per node of ours, holding that node alone with
  *     the sandbox credential, created over REST.
@@ -21,15 +21,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Sandbox } from '../../test/sandbox';
-import { Checks } from '../e2e/checks';
-import { credentialsOf } from '../e2e/exampleChecks';
-import { repoPackageJson } from '../e2e/installPackage';
-import { EXPECTED_NODES, ownNodes } from '../e2e/nodeTypes';
-import { REPO_ROOT } from '../e2e/runtime';
-import type { N8nServer } from '../e2e/session';
-import { finishStage, runStage, seconds, setUpStage, stageSession } from '../e2e/stage';
-import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../e2e/workflows';
+import { Sandbox } from '../../sandbox';
+import { Checks } from '../lib/checks';
+import { credentialsFor } from '../../harness/sandbox';
+import { repoPackageJson } from '../lib/installPackage';
+import { EXPECTED_NODES, ownNodes } from '../lib/nodeTypes';
+import { REPO_ROOT } from '../lib/runtime';
+import type { N8nServer } from '../lib/session';
+import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
+import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../lib/workflows';
 import { CHROMIUM_PATH, openEditorBrowser, VIEWPORT, type EditorBrowser } from './browser';
 import { latestVersion, mainParameters, type ServedNodeDescription } from './parameters';
 import {
@@ -206,7 +206,7 @@ async function main(): Promise<number> {
 	try {
 		console.log('\n▶ Import');
 		t = Date.now();
-		await session.importCredential(credentialsOf(sandbox));
+		await session.importCredential(credentialsFor(sandbox));
 		await session.importExamples(examples);
 		console.log(
 			`  the sandbox credential and ${examples.length} examples (${seconds(Date.now() - t)})`,

@@ -3,9 +3,9 @@
  * 100 a page) and one record with its run data (serialized with `flatted`).
  */
 import { join } from 'node:path';
-import type { N8nRest } from '../e2e/rest';
-import type { N8nRuntime } from '../e2e/runtime';
-import type { RunData } from '../e2e/workflows';
+import type { N8nRest } from '../lib/rest';
+import type { N8nRuntime } from '../lib/runtime';
+import type { RunData } from '../lib/workflows';
 
 export interface ExecutionSummary {
 	id: string;

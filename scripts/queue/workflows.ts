@@ -8,8 +8,8 @@
  *  B. Schedule Trigger (every 30 s) → Ad Cabinet Stats (yesterday by hour and campaign, Return
  *     All) → Convert to File (CSV).
  */
-import type { Grouping } from '../../nodes/shared/stats/spec';
-import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../e2e/workflows';
+import type { Grouping } from '../../nodes/shared/stats/apiValues';
+import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../lib/workflows';
 
 export const TRIGGER_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStatsTrigger';
 export const STATS_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStats';

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
-import { AD_PATH, EVENT, locator, minimalCreate, SPEC_CREATE_FIELDS } from './fixtures';
+import { runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { AD_PATH, EVENT, locator, minimalCreate, SPEC_CREATE_FIELDS } from '../support/adFixtures';
 
 const NOW = '2026-11-20T12:00:00.000Z';
 

@@ -1,6 +1,7 @@
-import { listSearch, loadOptions } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
-import { EVENT } from './fixtures';
+import { listSearch, loadOptions } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { EVENT } from '../support/adFixtures';
 
 describe('Ad Cabinet Ads → dropdowns list the sandbox data', () => {
 	const sandbox = useSandbox();

@@ -1,5 +1,6 @@
-import { itemsOf, listExamples, runExample } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { itemsOf, listExamples, runExample } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 describe('examples/create-ads-from-sheet.json', () => {
 	const sandbox = useSandbox();

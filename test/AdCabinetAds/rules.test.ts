@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
-import { locator, minimalCreate } from './fixtures';
+import { runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { locator, minimalCreate } from '../support/adFixtures';
 
 /**
  * The rules the node checks before sending (spec 2.6, 4.6, 4.8, 4.10). Each refusal names the field

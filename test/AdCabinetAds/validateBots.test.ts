@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 const GOOD = 'https://t.me/shop_helper_bot';
 const SMALL = 'https://t.me/tiny_notes_bot';

@@ -3,7 +3,7 @@ import {
 	AUDIENCE_MAX_BYTES,
 	buildAudienceFromText,
 	buildAudienceFromValues,
-} from '../../nodes/AdCabinetAudiences/audienceFile';
+} from '../../nodes/AdCabinetAudiences/resources/audience/audienceFile';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 /** n distinct valid numbers 998 90 000 00 00, 998 90 000 00 01, … */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import type { MultipartBody } from '../sandbox';
-import { runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import type { MultipartBody } from '../../sandbox';
+import { runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 const UZ_CABINET = '100001';
 const DE_CABINET = '100002';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { MultipartBody } from '../sandbox';
-import { itemsOf, listExamples, runExample } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import type { MultipartBody } from '../../sandbox';
+import { itemsOf, listExamples, runExample } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 describe('example workflow audience-from-sheet.json', () => {
 	const sandbox = useSandbox();

@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 interface TreeNode {
 	id: string;

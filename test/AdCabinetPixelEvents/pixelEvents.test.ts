@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { INodeParameters } from 'n8n-workflow';
 import type { AddressInfo } from 'node:net';
-import { listSearch, loadOptions, runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { listSearch, loadOptions, runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 const CABINET = '100002';
 const NO_ACCESS_CABINET = '100004';

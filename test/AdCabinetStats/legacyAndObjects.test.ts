@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { nodeTypes, PACKAGE_NAME, runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { nodeTypes, PACKAGE_NAME, runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	const sandbox = useSandbox({ now: '2026-11-20T12:00:00Z' });

@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { loadOptions, nodeTypes, PACKAGE_NAME, runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
+import { loadOptions, nodeTypes, PACKAGE_NAME, runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 const NOW = '2026-11-20T12:00:00.000Z';
 

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { pollOnce } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
-import { sharedClock } from './clock';
+import { pollOnce } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { sharedClock } from '../support/triggerClock';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,5 +1,6 @@
-import { itemsOf, listExamples, runExample } from '../harness';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { itemsOf, listExamples, runExample } from '../../harness';
+import { credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 describe('example workflows run in-process against the sandbox', () => {
 	const sandbox = useSandbox();

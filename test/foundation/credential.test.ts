@@ -1,5 +1,6 @@
-import { testCredential } from '../harness';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
+import { testCredential } from '../../harness';
+import { credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
 
 describe('Ad Cabinet API credential', () => {
 	const sandbox = useSandbox({ token: 'cred-test-token-7f3a91' });
@@ -34,7 +35,7 @@ describe('Ad Cabinet API credential', () => {
 	});
 
 	test('both addresses must be http(s) URLs', async () => {
-		const { nodeTypes } = await import('../harness');
+		const { nodeTypes } = await import('../../harness');
 		const credential = nodeTypes().credentialTypes.get('adCabinetApi');
 		for (const name of ['baseUrl', 'clientApiUrl']) {
 			const field = credential?.properties.find((p) => p.name === name);

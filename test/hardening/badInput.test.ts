@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { pollOnce, runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
-import { AD_BAD_INPUTS } from './badInputAds';
+import { pollOnce, runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { AD_BAD_INPUTS } from '../support/badInputAds';
 
 /**
  * Every invalid input is refused by the node itself: a NodeOperationError whose message names the

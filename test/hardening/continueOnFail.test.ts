@@ -1,7 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { runNode } from '../harness';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
-import { AD_CONTINUE_ON_FAIL } from './continueOnFailAds';
+import { runNode } from '../../harness';
+import { credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { AD_CONTINUE_ON_FAIL } from '../support/continueOnFailAds';
 
 export interface FailingSecondItem {
 	name: string;

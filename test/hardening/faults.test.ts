@@ -1,9 +1,10 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { pollOnce, runNode } from '../harness';
-import { apiRequests, credentialsFor, useSandbox } from '../helpers/sandbox';
-import { sharedClock } from '../AdCabinetStatsTrigger/clock';
-import type { FaultKind } from '../sandbox';
-import { minimalCreate } from '../AdCabinetAds/fixtures';
+import { pollOnce, runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { sharedClock } from '../support/triggerClock';
+import type { FaultKind } from '../../sandbox';
+import { minimalCreate } from '../support/adFixtures';
 
 /**
  * Fault injection through the harness. `npm test` runs reduced sizes; `npm run test:soak`

@@ -1,7 +1,8 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { capturedLogs, pollOnce, runNode, testCredential } from '../harness';
-import { credentialsFor, useSandbox } from '../helpers/sandbox';
-import { minimalCreate } from '../AdCabinetAds/fixtures';
+import { capturedLogs, pollOnce, runNode, testCredential } from '../../harness';
+import { credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { minimalCreate } from '../support/adFixtures';
 
 const TOKEN = 'tok-SECRET-7b3f9e1c4d2a8f60';
 const PNG = Buffer.from(

@@ -1,6 +1,6 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { EVENT_ID_KEY } from './data/model';
-import { apiClient, useTestSandbox } from './testClient';
+import { EVENT_ID_KEY } from '../../sandbox/data/model';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const EVENT = `${PLATFORM}_event_id`;
 const path = (id: number | string) => `/api/advertisement/${PLATFORM}/${id}`;

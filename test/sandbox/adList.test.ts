@@ -1,4 +1,4 @@
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const PATH = '/api/v2/advertisement/';
 const ITEM_TYPES: Record<string, string> = {

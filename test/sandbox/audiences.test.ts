@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const ID = `${PLATFORM}_id`;
 const list = (account: string) => `/api/advertisement/${PLATFORM}/${account}/audiences/`;

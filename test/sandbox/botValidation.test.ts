@@ -1,4 +1,4 @@
-import { apiClient, rawFetch, useTestSandbox } from './testClient';
+import { apiClient, rawFetch, useTestSandbox } from '../support/sandboxClient';
 
 const PATH = '/api/advertisement/bots/validate';
 

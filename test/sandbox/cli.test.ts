@@ -10,7 +10,7 @@ describe('CLI (npm run sandbox)', () => {
 			[
 				'-r',
 				'ts-node/register/transpile-only',
-				join(__dirname, 'cli.ts'),
+				join(__dirname, '..', '..', 'sandbox', 'cli.ts'),
 				'--port',
 				'0',
 				'--token',

@@ -1,5 +1,5 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, rawFetch, useTestSandbox } from './testClient';
+import { apiClient, rawFetch, useTestSandbox } from '../support/sandboxClient';
 
 describe('HTTP control endpoints under /__sandbox/', () => {
 	const sandbox = useTestSandbox({ adCount: 40, now: '2026-03-10T12:00:00Z' });

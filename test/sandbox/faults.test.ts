@@ -1,6 +1,6 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { Sandbox } from './index';
-import { apiClient, useTestSandbox } from './testClient';
+import { Sandbox } from '../../sandbox/index';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 describe('fault injection (test control)', () => {
 	const sandbox = useTestSandbox({ adCount: 20 });

@@ -1,4 +1,4 @@
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 interface Node {
 	id: string;

@@ -1,4 +1,4 @@
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 describe('a 100,000-row pull (the benchmark workload)', () => {
 	const sandbox = useTestSandbox();

@@ -1,5 +1,5 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const PATH = `/api/v1/advertising/${PLATFORM}/upload_media`;
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 2, 3]);

@@ -1,5 +1,5 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const EVENT_KEYS = [
 	'id',

@@ -1,5 +1,5 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, rawFetch, useTestSandbox } from './testClient';
+import { apiClient, rawFetch, useTestSandbox } from '../support/sandboxClient';
 
 describe('addresses, paths and auth (spec 5)', () => {
 	const sandbox = useTestSandbox();

@@ -1,5 +1,5 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { Sandbox } from './index';
+import { Sandbox } from '../../sandbox/index';
 
 describe('seeded data', () => {
 	let a: Sandbox;

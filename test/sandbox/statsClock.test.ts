@@ -1,4 +1,4 @@
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const TODAY = { period_from: '2026-03-10', period_to: '2026-03-10', period_grouping_unit: 'day' };
 
@@ -63,7 +63,7 @@ describe('the clock and the open period (spec 4.1)', () => {
 	});
 
 	test('a real clock ticks with wall time', async () => {
-		const { Sandbox } = await import('./index');
+		const { Sandbox } = await import('../../sandbox/index');
 		const ticking = await Sandbox.start({ clock: 'real', now: '2026-01-01T00:00:00Z', adCount: 1 });
 		try {
 			const start = ticking.clock.now().getTime();
@@ -79,7 +79,7 @@ describe('the clock and the open period (spec 4.1)', () => {
 	});
 
 	test('the default clock is the current time rounded down to the minute', async () => {
-		const { Sandbox } = await import('./index');
+		const { Sandbox } = await import('../../sandbox/index');
 		const before = Date.now();
 		const fresh = await Sandbox.start({ adCount: 1 });
 		try {

@@ -1,4 +1,4 @@
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 // Literal copies of spec 2.1 and 2.2, independent of the sandbox's own constants.
 const COMMON = [

@@ -1,4 +1,4 @@
-import { apiClient, useTestSandbox } from './testClient';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const BODY = {
 	period_from: '2026-02-01',

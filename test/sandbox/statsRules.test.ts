@@ -1,5 +1,5 @@
-import { EUR_RATES } from './data/currencies';
-import { apiClient, useTestSandbox } from './testClient';
+import { EUR_RATES } from '../../sandbox/data/currencies';
+import { apiClient, useTestSandbox } from '../support/sandboxClient';
 
 const DAY = { period_from: '2026-03-01', period_to: '2026-03-02', period_grouping_unit: 'day' };
 

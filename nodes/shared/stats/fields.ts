@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { CURRENCIES } from './spec';
+import { CURRENCIES } from './apiValues';
 
 /** Parameters shared by the Stats node's Statistics operation and the Stats Trigger (spec 4.1). */
 

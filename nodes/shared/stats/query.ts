@@ -8,7 +8,7 @@ import {
 	GROUPINGS,
 	PERIOD_UNITS,
 	type Grouping,
-} from './spec';
+} from './apiValues';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { DECIMAL_FIELDS, GROUPING_KEYS, type Grouping } from './spec';
+import { DECIMAL_FIELDS, GROUPING_KEYS, type Grouping } from './apiValues';
 
 const POWERS_OF_TEN = [
 	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,

@@ -8,7 +8,7 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { asNodeError, errorItem } from '../errorItem';
+import { asNodeError, errorItem } from '../perItem';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { toNodeApiError } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';

@@ -3,16 +3,16 @@ import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { buildCreateBody } from '../../../shared/ads/adBody';
-import { completeAdBody } from '../../../shared/ads/adKktu';
-import { createCollections, createCoreProperties } from '../../../shared/ads/adProperties';
-import { listCabinetField } from './listCabinet';
+import { buildCreateBody } from './adBody';
+import { completeAdBody } from './adKktu';
+import { createCollections, createCoreProperties } from './adProperties';
+import { cabinetForDropdownsField } from './cabinetForDropdowns';
 
 const show = { resource: ['ad'], operation: ['create'] };
 
 export const adCreateDescription: INodeProperties[] = [
 	...createCoreProperties(show),
-	listCabinetField(show),
+	cabinetForDropdownsField(show),
 	...createCollections(show),
 ];
 

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { labelOf } from '../../../shared/ads/adFields';
+import { labelOf } from './adFields';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
 
 type AdOperation = 'get' | 'create' | 'update';

@@ -5,8 +5,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { buildCreateBody, buildUpdateBody } from '../../../shared/ads/adBody';
-import { completeAdBody } from '../../../shared/ads/adKktu';
+import { buildCreateBody, buildUpdateBody } from './adBody';
+import { completeAdBody } from './adKktu';
 import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
 import { listToItems, recordToItem, routed } from '../../../shared/transport/routing';
 import { readAdId } from './adId';

@@ -4,17 +4,17 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { PATHS } from '../../../shared/constants';
-import { buildUpdateBody } from '../../../shared/ads/adBody';
-import { completeAdBody } from '../../../shared/ads/adKktu';
-import { updateProperties } from '../../../shared/ads/adProperties';
+import { buildUpdateBody } from './adBody';
+import { completeAdBody } from './adKktu';
+import { updateProperties } from './adProperties';
 import { adIdField, readAdId } from './adId';
-import { listCabinetField } from './listCabinet';
+import { cabinetForDropdownsField } from './cabinetForDropdowns';
 
 const show = { resource: ['ad'], operation: ['update'] };
 
 export const adUpdateDescription: INodeProperties[] = [
 	adIdField(show),
-	listCabinetField(show),
+	cabinetForDropdownsField(show),
 	...updateProperties(show),
 ];
 

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { asNodeError, eachItem, errorItem } from '../../../shared/errorItem';
+import { asNodeError, eachItem, errorItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 import {
@@ -15,7 +15,7 @@ import {
 	buildAudienceFromValues,
 	describeCounts,
 	type AudienceBuild,
-} from '../../audienceFile';
+} from './audienceFile';
 import { audienceHint } from './hints';
 
 const show = { resource: ['audience'], operation: ['create'] };

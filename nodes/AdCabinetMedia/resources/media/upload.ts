@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE, PATHS } from '../../../shared/constants';
-import { eachItem } from '../../../shared/errorItem';
+import { eachItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 

@@ -13,8 +13,8 @@ import { fetchStats } from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
 import { checkStatsQuery, STATS_FIELD_NAMES, type StatsQuery } from '../../../shared/stats/query';
 import { numericRow } from '../../../shared/stats/rows';
-import type { Grouping } from '../../../shared/stats/spec';
-import { asNodeError, errorItem } from '../../../shared/errorItem';
+import type { Grouping } from '../../../shared/stats/apiValues';
+import { asNodeError, errorItem } from '../../../shared/perItem';
 import { invalidInput, listOf } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 

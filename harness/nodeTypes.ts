@@ -1,0 +1,106 @@
+import './env';
+import { join } from 'node:path';
+import type {
+	ICredentialType,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+	INodeExecutionData,
+	IExecuteFunctions,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import { DirectoryLoader } from 'n8n-core';
+
+const ROOT = join(__dirname, '..');
+const pkg = require(join(ROOT, 'package.json')) as {
+	name: string;
+	n8n: { nodes: string[]; credentials: string[] };
+};
+
+/** n8n core nodes the example workflows use, loaded from n8n-nodes-base's build. */
+const CORE_NODES: Record<string, string> = {
+	manualTrigger: 'ManualTrigger/ManualTrigger.node.js',
+	convertToFile: 'Files/ConvertToFile/ConvertToFile.node.js',
+	httpRequest: 'HttpRequest/HttpRequest.node.js',
+	splitOut: 'Transform/SplitOut/SplitOut.node.js',
+	noOp: 'NoOp/NoOp.node.js',
+	set: 'Set/Set.node.js',
+	code: 'Code/Code.node.js',
+	stickyNote: 'StickyNote/StickyNote.node.js',
+	scheduleTrigger: 'Schedule/ScheduleTrigger.node.js',
+};
+
+/** A test-only node that emits the items given in its `items` parameter, to feed a node under test. */
+class HarnessInput implements INodeType {
+	description = {
+		displayName: 'Harness Input',
+		name: 'harnessInput',
+		group: ['input'],
+		version: 1,
+		description: 'Emits fixed items',
+		defaults: { name: 'Input' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as unknown;
+		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as INodeExecutionData[];
+		return [items.map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+	}
+}
+
+function firstExport<T>(modulePath: string): T {
+	const mod = require(modulePath) as Record<string, new () => T>;
+	const Ctor = Object.values(mod).find((value) => typeof value === 'function');
+	if (!Ctor) throw new Error(`No class exported by ${modulePath}`);
+	return new Ctor();
+}
+
+export class HarnessNodeTypes implements INodeTypes {
+	readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	readonly credentialTypes = new Map<string, ICredentialType>();
+
+	constructor() {
+		for (const file of pkg.n8n.nodes) {
+			const nodeType = firstExport<INodeType>(join(ROOT, file));
+			// Declarative nodes get n8n's standard request options (batching, timeout, proxy) at load time, as in n8n.
+			DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+			this.types.set(`${pkg.name}.${nodeType.description.name}`, nodeType);
+		}
+		for (const file of pkg.n8n.credentials) {
+			const credential = firstExport<ICredentialType>(join(ROOT, file));
+			this.credentialTypes.set(credential.name, credential);
+		}
+		this.types.set('harness.input', new HarnessInput());
+	}
+
+	private loadCore(type: string): INodeType | IVersionedNodeType | undefined {
+		const short = type.replace(/^n8n-nodes-base\./, '');
+		const file = CORE_NODES[short];
+		if (!file || short === type) return undefined;
+		const nodeType = firstExport<INodeType | IVersionedNodeType>(
+			require.resolve(`n8n-nodes-base/dist/nodes/${file}`),
+		);
+		this.types.set(type, nodeType);
+		return nodeType;
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		const found = this.types.get(nodeType) ?? this.loadCore(nodeType);
+		if (!found) throw new Error(`Unknown node type: ${nodeType}`);
+		return found;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+export const PACKAGE_NAME = pkg.name;

@@ -1,0 +1,206 @@
+import { PLATFORM } from '../../../shared/platform';
+
+/** spec 4.6, 4.8: the pixel tag event field of create and edit. */
+export const PIXEL_EVENT_FIELD = `${PLATFORM}_event_id`;
+
+/** spec 2.6: the schedule's day keys, in order. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The schedule's other two ways in; the day-by-day editor has the field's own name. */
+export const SCHEDULE_JSON = 'scheduleJson';
+export const REMOVE_SCHEDULE = 'removeSchedule';
+
+/** The create collections (the required core fields are top-level, in none). */
+export type AdCollection =
+	'targeting' | 'exclusions' | 'budgetSchedule' | 'websiteButton' | 'marking' | 'tracking';
+
+export interface Choice {
+	name: string;
+	value: string;
+	description?: string;
+}
+
+/** How a field is entered in the node and what JSON type it becomes in the body (spec 4.6). */
+export type AdFieldKind =
+	| {
+			type: 'string';
+			nonEmpty?: boolean;
+			url?: boolean;
+			/** Blank sends null. */
+			nullable?: boolean;
+			/** Blank (an empty sheet cell) is not sent; on edit it sends null when `updateNullable`. */
+			blankNotSent?: boolean;
+			rows?: number;
+	  }
+	| { type: 'number'; positive?: boolean; min?: number; max?: number }
+	| { type: 'integer'; min: number }
+	| { type: 'boolean' }
+	| { type: 'options'; choices: readonly Choice[]; nullable?: boolean }
+	| { type: 'stringList' }
+	| { type: 'idList' }
+	| { type: 'date' }
+	| { type: 'audiences' }
+	| { type: 'pixelEvent' }
+	| { type: 'targetBots' }
+	| { type: 'kktu' }
+	| { type: 'schedule' };
+
+export interface AdField {
+	/** The body field (spec 4.6 / 4.8). */
+	api: string;
+	/** The node parameter (top-level for core fields, else the option's name inside its collection). */
+	name: string;
+	displayName: string;
+	description: string;
+	kind: AdFieldKind;
+	/** Create: the collection it sits in; undefined for the required core fields shown up front. */
+	collection?: AdCollection;
+	/** Create: absent means the field is in the create body (spec 4.6). */
+	create?: false;
+	/** spec 4.8: whether the edit body takes it. */
+	update?: true;
+	/** spec 4.8: the edit body takes null for this field where create does not. */
+	updateNullable?: true;
+	placeholder?: string;
+	default?: string | number | boolean;
+}
+
+const AD_TYPES: readonly Choice[] = [
+	{
+		name: 'Channels',
+		value: 'target_channels',
+		description: 'Show the ad in chosen channels or topics',
+	},
+	{
+		name: 'Users',
+		value: 'target_users',
+		description: 'Show the ad to users by interests, places and audiences',
+	},
+	{
+		name: 'Bots',
+		value: 'target_bots',
+		description: 'Show the ad in chosen bots (see Validate Bots)',
+	},
+	{
+		name: 'Search',
+		value: 'target_search',
+		description:
+			'Show the ad for search queries. Listed for ads (spec 2.4) but not in the create table (spec 4.6).',
+	},
+];
+
+/** spec 2.5 lists `learn_more` and `open_website` as the button types seen. */
+export const BUTTON_TYPES: readonly Choice[] = [
+	{ name: 'Learn More', value: 'learn_more' },
+	{ name: 'Open Website', value: 'open_website' },
+];
+
+const list = (what: string) => `${what}, separated by commas`;
+
+/**
+ * Every body field of create (spec 4.6) and edit (spec 4.8), once. The node's parameters, the body
+ * and the refusals are all derived from this table, so a field cannot be shown and then not sent.
+ */
+// One field per line, like the spec's table.
+// prettier-ignore
+export const AD_FIELDS: readonly AdField[] = [
+	// Required core fields, up front on Create.
+	{ api: 'campaign_id', name: 'campaignId', displayName: 'Campaign ID', kind: { type: 'integer', min: 1 }, description: 'The campaign the ad is created in; it decides the cabinet', placeholder: 'e.g. 2201', default: 0 },
+	{ api: 'title', name: 'title', displayName: 'Title', kind: { type: 'string', nonEmpty: true }, description: 'The ad title', update: true },
+	{ api: 'text', name: 'text', displayName: 'Text', kind: { type: 'string', nonEmpty: true, rows: 4 }, description: 'The ad text', update: true },
+	{ api: 'promote_url', name: 'promoteUrl', displayName: 'Promote URL', kind: { type: 'string', nonEmpty: true, url: true }, description: 'URL of the promoted channel, bot, post or website. A channel invite link (t.me/+… or t.me/joinchat/…) also needs Ad Object (under Website & Button).', placeholder: 'e.g. https://t.me/my_channel', update: true },
+	{ api: 'cpm', name: 'cpm', displayName: 'CPM', kind: { type: 'number', positive: true }, description: 'Cost per 1,000 impressions, greater than 0', default: 0, update: true },
+	{ api: 'budget', name: 'budget', displayName: 'Budget', kind: { type: 'number', positive: true }, description: 'Total budget, greater than 0', default: 0 },
+	{ api: 'ad_type', name: 'adType', displayName: 'Ad Type', kind: { type: 'options', choices: AD_TYPES }, description: 'How the ad is targeted', default: 'target_channels' },
+	{ api: 'kktu_ids', name: 'kktu', displayName: 'KKTU Category', kind: { type: 'kktu' }, description: 'The ad-marking category: exactly one third-level KKTU node (spec 4.10). Required for cabinets with automatic labelling.', update: true },
+
+	// Targeting
+	{ api: 'langs', name: 'langs', displayName: 'Languages', collection: 'targeting', kind: { type: 'stringList' }, description: list('Language codes'), placeholder: 'e.g. en, de' },
+	{ api: 'countries', name: 'countries', displayName: 'Countries', collection: 'targeting', kind: { type: 'stringList' }, description: list('Country codes'), placeholder: 'e.g. DE, AT' },
+	{ api: 'locations', name: 'locations', displayName: 'Cities', collection: 'targeting', kind: { type: 'stringList' }, description: list('Cities') },
+	{ api: 'locations_verbose', name: 'locationsVerbose', displayName: 'City Identifiers', collection: 'targeting', kind: { type: 'stringList' }, description: list('City identifiers (the API\'s locations_verbose)') },
+	{ api: 'topics', name: 'topics', displayName: 'Topic IDs', collection: 'targeting', kind: { type: 'idList' }, description: list('Numeric topic IDs') },
+	{ api: 'topics_verbose', name: 'topicsVerbose', displayName: 'Topic Identifiers', collection: 'targeting', kind: { type: 'stringList' }, description: list('Topic identifiers (topics_verbose)') },
+	{ api: 'channels', name: 'channels', displayName: 'Channel IDs', collection: 'targeting', kind: { type: 'idList' }, description: list('Numeric channel IDs') },
+	{ api: 'channels_verbose', name: 'channelsVerbose', displayName: 'Channel Identifiers', collection: 'targeting', kind: { type: 'stringList' }, description: list('Channel identifiers (channels_verbose), e.g. @name') },
+	{ api: 'audiences', name: 'audiences', displayName: 'Audience Names or IDs', collection: 'targeting', kind: { type: 'audiences' }, description: 'Phone-number audiences of the cabinet in Cabinet ID (Uzbekistan cabinets). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' },
+	{ api: 'target_user_channels', name: 'targetUserChannels', displayName: 'User Channels', collection: 'targeting', kind: { type: 'stringList' }, description: list('Channels whose subscribers are targeted') },
+	{ api: 'target_user_channels_verbose', name: 'targetUserChannelsVerbose', displayName: 'User Channel Identifiers', collection: 'targeting', kind: { type: 'stringList' }, description: list('User channel identifiers (target_user_channels_verbose)') },
+	{ api: 'target_search', name: 'targetSearch', displayName: 'Search Queries', collection: 'targeting', kind: { type: 'stringList' }, description: list('Search queries (for Ad Type Search)') },
+	{ api: 'target_bots', name: 'targetBots', displayName: 'Target Bots', collection: 'targeting', kind: { type: 'targetBots' }, description: 'Bots to show the ad in, each with the ID and URL that Validate Bots returns (for Ad Type Bots)' },
+	{ api: 'split_by', name: 'splitBy', displayName: 'Split By', collection: 'targeting', kind: { type: 'stringList' }, description: list('Targeting split parameters') },
+	{ api: 'device', name: 'device', displayName: 'Device', collection: 'targeting', kind: { type: 'options', choices: [{ name: 'All', value: 'all' }] }, description: 'Targeting device', default: 'all' },
+	{ api: 'all_topics_interested_users', name: 'allTopicsInterestedUsers', displayName: 'All Topics Interested Users', collection: 'targeting', kind: { type: 'boolean' }, description: 'Whether to target users interested in all topics', default: false },
+	{ api: 'only_crypto', name: 'onlyCrypto', displayName: 'Only Crypto Channels', collection: 'targeting', kind: { type: 'boolean' }, description: 'Whether to show the ad only in crypto channels', default: false },
+
+	// Exclusions
+	{ api: 'exclude_topics', name: 'excludeTopics', displayName: 'Excluded Topic IDs', collection: 'exclusions', kind: { type: 'idList' }, description: list('Numeric topic IDs to exclude') },
+	{ api: 'exclude_topics_verbose', name: 'excludeTopicsVerbose', displayName: 'Excluded Topic Identifiers', collection: 'exclusions', kind: { type: 'stringList' }, description: list('Excluded topic identifiers (exclude_topics_verbose)') },
+	{ api: 'exclude_channels', name: 'excludeChannels', displayName: 'Excluded Channel IDs', collection: 'exclusions', kind: { type: 'idList' }, description: list('Numeric channel IDs to exclude') },
+	{ api: 'exclude_channels_verbose', name: 'excludeChannelsVerbose', displayName: 'Excluded Channel Identifiers', collection: 'exclusions', kind: { type: 'stringList' }, description: list('Excluded channel identifiers (exclude_channels_verbose)') },
+	{ api: 'exclude_audiences', name: 'excludeAudiences', displayName: 'Excluded Audience Names or IDs', collection: 'exclusions', kind: { type: 'audiences' }, description: 'Audiences of the cabinet in Cabinet ID to exclude. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' },
+	{ api: 'exclude_target_user_channels', name: 'excludeTargetUserChannels', displayName: 'Excluded User Channels', collection: 'exclusions', kind: { type: 'stringList' }, description: list('User channels to exclude') },
+	{ api: 'exclude_target_user_channels_verbose', name: 'excludeTargetUserChannelsVerbose', displayName: 'Excluded User Channel Identifiers', collection: 'exclusions', kind: { type: 'stringList' }, description: list('Excluded user channel identifiers (exclude_target_user_channels_verbose)') },
+	{ api: 'exclude_politic', name: 'excludePolitic', displayName: 'Exclude Political Content', collection: 'exclusions', kind: { type: 'boolean' }, description: 'Whether to keep the ad away from political content', default: true },
+	{ api: 'exclude_crypto', name: 'excludeCrypto', displayName: 'Exclude Crypto Channels', collection: 'exclusions', kind: { type: 'boolean' }, description: 'Whether to keep the ad out of crypto channels', default: true },
+
+	// Budget & Schedule
+	{ api: 'daily_budget', name: 'dailyBudget', displayName: 'Daily Budget', collection: 'budgetSchedule', kind: { type: 'number', positive: true }, description: 'Daily spending limit, greater than 0', default: 0, update: true },
+	{ api: 'views_per_user', name: 'viewsPerUser', displayName: 'Views per User', collection: 'budgetSchedule', kind: { type: 'integer', min: 1 }, description: 'How many times one user may see the ad, a whole number of at least 1', default: 1, update: true },
+	{ api: 'start_date', name: 'startDate', displayName: 'Start Date', collection: 'budgetSchedule', kind: { type: 'date' }, description: 'When delivery starts; must be before End Date', update: true },
+	{ api: 'end_date', name: 'endDate', displayName: 'End Date', collection: 'budgetSchedule', kind: { type: 'date' }, description: 'When delivery ends', update: true },
+	{ api: 'schedule', name: 'schedule', displayName: 'Schedule', collection: 'budgetSchedule', kind: { type: 'schedule' }, description: 'Delivery hours per weekday', update: true, updateNullable: true },
+	{ api: 'use_selected_timezone', name: 'useSelectedTimezone', displayName: 'Use Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether the schedule hours are in Schedule Timezone rather than UTC', default: true, update: true },
+	{ api: 'schedule_timezone', name: 'scheduleTimezone', displayName: 'Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'number', min: -12, max: 14 }, description: 'UTC offset in hours of the schedule, from -12 to 14', default: 0, update: true },
+	{ api: 'currency_code', name: 'currencyCode', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: ['EUR', 'TON', 'USD', 'RUB', 'USDT', 'STAR'].map((c) => ({ name: c, value: c })) }, description: 'Currency of CPM and budgets', default: 'EUR' },
+	{ api: 'use_account_currency', name: 'useAccountCurrency', displayName: 'Use Cabinet Currency', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether CPM and budgets are in the cabinet\'s own currency', default: true },
+	{ api: 'after_moderation_status', name: 'afterModerationStatus', displayName: 'Status After Moderation', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Active', value: 'active' }, { name: 'On Hold', value: 'on hold' }] }, description: 'Whether the ad starts or waits once approved', default: 'active', update: true },
+
+	// Website & Button
+	{ api: 'ad_object', name: 'adObject', displayName: 'Ad Object', collection: 'websiteButton', kind: { type: 'string', url: true, blankNotSent: true }, description: 'URL of the destination channel. Required when Promote URL is a channel invite link (spec 4.6); empty is not sent.', placeholder: 'e.g. https://t.me/my_private_channel' },
+	{ api: 'promote_url_type', name: 'promoteUrlType', displayName: 'Promote URL Type', collection: 'websiteButton', kind: { type: 'options', choices: [{ name: 'Channel', value: 'channel' }, { name: 'Website', value: 'website' }] }, description: 'Whether Promote URL is a channel or a website', default: 'channel' },
+	{ api: 'website_name', name: 'websiteName', displayName: 'Website Name', collection: 'websiteButton', kind: { type: 'string' }, description: 'Name shown for an external website', update: true },
+	{ api: 'button_type', name: 'buttonType', displayName: 'Button Type', collection: 'websiteButton', kind: { type: 'options', choices: BUTTON_TYPES }, description: 'The button under the ad', default: 'open_website', update: true },
+	{ api: 'show_picture', name: 'showPicture', displayName: 'Show Picture', collection: 'websiteButton', kind: { type: 'boolean' }, description: 'Whether to show the promoted object\'s avatar', default: true, update: true },
+	{ api: 'promote_url_picture_id', name: 'promoteUrlPictureId', displayName: 'Picture ID', collection: 'websiteButton', kind: { type: 'string', nullable: true }, description: 'ID of the promoted object\'s image; empty sends null', update: true },
+	{ api: 'media_token', name: 'mediaToken', displayName: 'Media Token', collection: 'websiteButton', kind: { type: 'string', blankNotSent: true }, description: 'The ad\'s image or video: the media_token from Ad Cabinet Media → Upload. Empty is not sent on Create, and removes the media on Update.', update: true, updateNullable: true },
+
+	// Marking
+	{ api: 'other_info', name: 'otherInfo', displayName: 'Marking Token', collection: 'marking', kind: { type: 'string', nullable: true }, description: 'Marking token for manual labelling (other_info); empty sends null', update: true },
+
+	// Tracking
+	{ api: PIXEL_EVENT_FIELD, name: 'pixelEvent', displayName: 'Pixel Event Name or ID', collection: 'tracking', kind: { type: 'pixelEvent' }, description: `One pixel tag event of the cabinet in Cabinet ID, by its ${PIXEL_EVENT_FIELD}; empty sends null. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`, update: true },
+];
+
+/** The fields shown up front on Create, in the order of the table. */
+export const CORE_FIELDS = AD_FIELDS.filter((field) => field.collection === undefined);
+
+export const COLLECTIONS: readonly {
+	name: AdCollection;
+	displayName: string;
+	placeholder: string;
+}[] = [
+	{ name: 'targeting', displayName: 'Targeting', placeholder: 'Add Targeting' },
+	{ name: 'exclusions', displayName: 'Exclusions', placeholder: 'Add Exclusion' },
+	{
+		name: 'budgetSchedule',
+		displayName: 'Budget & Schedule',
+		placeholder: 'Add Budget or Schedule Field',
+	},
+	{
+		name: 'websiteButton',
+		displayName: 'Website & Button',
+		placeholder: 'Add Website or Button Field',
+	},
+	{ name: 'marking', displayName: 'Marking', placeholder: 'Add Marking Field' },
+	{ name: 'tracking', displayName: 'Tracking', placeholder: 'Add Tracking Field' },
+];
+
+/** spec 4.8: the fields an edit may carry. */
+export const UPDATE_FIELDS = AD_FIELDS.filter((field) => field.update);
+
+/** The node's name for an API field, for messages that quote the API. */
+export function labelOf(api: string): string | undefined {
+	return AD_FIELDS.find((field) => field.api === api)?.displayName;
+}

@@ -1,0 +1,201 @@
+import type { INode } from 'n8n-workflow';
+import { readDate } from '../../../shared/dates';
+import { invalidInput, listOf } from '../../../shared/validation';
+import type { AdField, AdFieldKind } from './adFields';
+
+export interface ReadContext {
+	node: INode;
+	itemIndex: number;
+	timeZone: string;
+	mode: 'create' | 'update';
+}
+
+/** A value as n8n may hand it over: typed by the UI, or text from an expression (a sheet cell). */
+function toNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value === 'string' && /^\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*$/.test(value))
+		return Number(value);
+	return undefined;
+}
+
+function httpUrl(value: string): boolean {
+	try {
+		const url = new URL(value);
+		return url.protocol === 'http:' || url.protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
+
+/** The one value of a single-valued list field (KKTU, pixel event), or undefined when empty. */
+function single(
+	value: unknown,
+	ctx: ReadContext,
+	field: AdField,
+	rule: string,
+): string | undefined {
+	const raw =
+		value !== null && typeof value === 'object' && !Array.isArray(value) && '__rl' in value
+			? (value as { value?: unknown }).value
+			: value;
+	const values = typeof raw === 'number' ? [String(raw)] : listOf(raw);
+	if (values.length > 1) throw invalidInput(ctx.node, field.displayName, rule, ctx.itemIndex, raw);
+	return values[0];
+}
+
+/** spec 4.10: one KKTU id (or a dotted code, resolved later); undefined when left empty on create. */
+export function readKktu(value: unknown, field: AdField, ctx: ReadContext): string | undefined {
+	const rule = 'exactly one KKTU category per ad (spec 4.10)';
+	const id = single(value, ctx, field, rule);
+	if (id === undefined && ctx.mode === 'update') {
+		throw invalidInput(ctx.node, field.displayName, `choose ${rule}`, ctx.itemIndex);
+	}
+	return id;
+}
+
+function readString(
+	value: unknown,
+	kind: Extract<AdFieldKind, { type: 'string' }>,
+	field: AdField,
+	ctx: ReadContext,
+) {
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw invalidInput(ctx.node, field.displayName, 'must be text', ctx.itemIndex, value);
+	}
+	const text = String(value);
+	if (kind.blankNotSent && text.trim() === '')
+		return ctx.mode === 'update' && field.updateNullable ? null : undefined;
+	if (kind.nullable && text.trim() === '') return null;
+	if (kind.nonEmpty && text.trim() === '') {
+		throw invalidInput(ctx.node, field.displayName, 'must not be empty', ctx.itemIndex);
+	}
+	if (kind.url && !httpUrl(text.trim())) {
+		throw invalidInput(
+			ctx.node,
+			field.displayName,
+			'must be an absolute http(s) URL such as https://t.me/name',
+			ctx.itemIndex,
+			text,
+		);
+	}
+	return kind.url ? text.trim() : text;
+}
+
+function readNumber(
+	value: unknown,
+	kind: Extract<AdFieldKind, { type: 'number' }>,
+	field: AdField,
+	ctx: ReadContext,
+) {
+	const n = toNumber(value);
+	const refuse = (rule: string) =>
+		invalidInput(ctx.node, field.displayName, rule, ctx.itemIndex, value);
+	if (n === undefined) throw refuse('must be a number');
+	if (kind.positive && !(n > 0)) throw refuse('must be a number greater than 0');
+	if ((kind.min !== undefined && n < kind.min) || (kind.max !== undefined && n > kind.max)) {
+		throw refuse(`must be a number from ${kind.min} to ${kind.max}`);
+	}
+	return n;
+}
+
+function readIds(value: unknown, field: AdField, ctx: ReadContext): number[] {
+	const parts = typeof value === 'number' ? [value] : Array.isArray(value) ? value : listOf(value);
+	return parts.map((part) => {
+		const n = toNumber(part);
+		if (n === undefined || !Number.isInteger(n) || n < 1) {
+			throw invalidInput(
+				ctx.node,
+				field.displayName,
+				'must be whole-number IDs separated by commas',
+				ctx.itemIndex,
+				part,
+			);
+		}
+		return n;
+	});
+}
+
+function readTargetBots(value: unknown, field: AdField, ctx: ReadContext) {
+	const list = Array.isArray(value) ? value : ((value as { bot?: unknown } | undefined)?.bot ?? []);
+	if (!Array.isArray(list))
+		throw invalidInput(ctx.node, field.displayName, 'must be a list of bots', ctx.itemIndex, value);
+	return list.map((entry: unknown) => {
+		const bot = (entry ?? {}) as { id?: unknown; url?: unknown };
+		const id = toNumber(bot.id);
+		if (id === undefined || !Number.isInteger(id) || id < 1) {
+			throw invalidInput(
+				ctx.node,
+				`${field.displayName} → Bot ID`,
+				'must be the whole-number ID from Validate Bots',
+				ctx.itemIndex,
+				bot.id,
+			);
+		}
+		if (typeof bot.url !== 'string' || bot.url.trim() === '') {
+			throw invalidInput(
+				ctx.node,
+				`${field.displayName} → Bot URL`,
+				'must not be empty',
+				ctx.itemIndex,
+			);
+		}
+		return { id, url: bot.url.trim() };
+	});
+}
+
+/**
+ * One field's body value, in the JSON type spec 4.6 gives it, from what the user set; undefined for
+ * a blank that is not sent. Refuses (naming the field and the rule) anything the API would reject
+ * for its type or range. `schedule` and the KKTU field are read by their own functions.
+ */
+export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext): unknown {
+	const kind = field.kind;
+	const refuse = (rule: string) =>
+		invalidInput(ctx.node, field.displayName, rule, ctx.itemIndex, value);
+	switch (kind.type) {
+		case 'string':
+			return readString(value, kind, field, ctx);
+		case 'number':
+			return readNumber(value, kind, field, ctx);
+		case 'integer': {
+			const n = toNumber(value);
+			if (n === undefined || !Number.isInteger(n) || n < kind.min) {
+				throw refuse(`must be a whole number of at least ${kind.min}`);
+			}
+			return n;
+		}
+		case 'boolean':
+			if (typeof value === 'boolean') return value;
+			if (value === 'true' || value === 'false') return value === 'true';
+			throw refuse('must be true or false');
+		case 'options':
+			if (typeof value === 'string' && kind.choices.some((choice) => choice.value === value))
+				return value;
+			throw refuse(
+				`must be one of ${kind.choices.map((choice) => `"${choice.value}"`).join(', ')}`,
+			);
+		case 'stringList':
+			return listOf(value);
+		case 'idList':
+		case 'audiences':
+			return readIds(value, field, ctx);
+		case 'date': {
+			if (value === '' || value === null || value === undefined) {
+				// spec 4.6: start and end dates are nullable on create; an edit takes a date (spec 4.8).
+				if (ctx.mode === 'create') return null;
+				throw refuse('must be a date such as 2026-12-01T09:00:00');
+			}
+			const date = readDate(value, ctx.timeZone);
+			if (!date) throw refuse('must be a date such as 2026-12-01T09:00:00');
+			return date.iso;
+		}
+		case 'pixelEvent':
+			// spec 4.6: one ext_event_id only; empty unlinks the event (the field is nullable).
+			return single(value, ctx, field, 'only one pixel event per ad (spec 4.6)') ?? null;
+		case 'targetBots':
+			return readTargetBots(value, field, ctx);
+		case 'kktu':
+		case 'schedule':
+			throw new Error(`${field.api} is read by its own function`);
+	}
+}

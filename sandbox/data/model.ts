@@ -1,0 +1,170 @@
+import { PLATFORM } from '../../nodes/shared/platform';
+import type { Currency } from './currencies';
+import type { MetricProfile } from '../metrics/metricProfile';
+
+export interface Cabinet {
+	account_id: string;
+	/** Same value as account_id (the platform cabinet id of statistics rows). */
+	id: string;
+	name: string;
+	currency: Currency;
+	/** ISO country code of the cabinet's geolocation; audiences exist only for 'UZ' (spec 4.12). */
+	geolocation: string;
+	/** Cabinets with automatic labelling cannot create ads without a KKTU id (spec 4.6). */
+	automaticLabelling: boolean;
+	/** False: the token has no rights on this cabinet (pixel and audience endpoints answer 403). */
+	permitted: boolean;
+	extAccountType: number;
+}
+
+export interface Campaign {
+	id: number;
+	name: string;
+	account_id: string;
+}
+
+export type AdType = 'target_channels' | 'target_users' | 'target_search' | 'target_bots';
+export type AdStatus = 'active' | 'stopped' | 'deleted';
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+export type Schedule = Record<Weekday, number[]>;
+
+export interface AdMedia {
+	token: string;
+	url: string;
+	type: string;
+}
+
+export interface TargetBot {
+	url: string;
+	title: string;
+	photo_url: string;
+}
+
+/** The stored, editable part of an ad, named as in spec 2.5. */
+export interface AdFields {
+	title: string;
+	text: string;
+	promote_url: string;
+	promote_url_title: string;
+	promote_url_photo: string;
+	media: AdMedia | null;
+	cpm: number;
+	budget: number;
+	langs: string[];
+	topics: string[];
+	channels: string[];
+	exclude_topics: string[];
+	exclude_channels: string[];
+	other_info: string | null;
+	decline_reason: Record<string, unknown>[];
+	cannot_edit_fields: string[];
+	ad_type: AdType;
+	countries: string[];
+	user_locations: string[];
+	audiences: number[];
+	exclude_audiences: number[];
+	website_name: string;
+	is_website: boolean;
+	views_per_user: number;
+	show_picture: boolean;
+	exclude_politic: boolean | null;
+	promote_url_picture_id: string | null;
+	all_topics_interested_users: boolean | null;
+	device: string | null;
+	target_user_channels: string[];
+	exclude_target_user_channels: string[];
+	button_type: string | null;
+	daily_budget: number;
+	after_moderation_status: string;
+	start_date: string | null;
+	end_date: string | null;
+	schedule: Schedule | null;
+	use_selected_timezone: boolean;
+	schedule_timezone: number | null;
+	website_photo_url: string;
+	only_crypto: boolean;
+	exclude_crypto: boolean;
+	kktu_ids: string[];
+	target_search: string[] | null;
+	target_bots: TargetBot[] | null;
+	/** The linked pixel event's platform id (spec 2.5 `event`, spec 4.6 `{platform}_event_id`). */
+	eventId: string | null;
+}
+
+export interface Ad {
+	id: number;
+	extId: number;
+	accountId: string;
+	campaignId: number;
+	status: AdStatus;
+	createdAt: number;
+	statusUpdatedAt: number;
+	/** Delivery window: statistics exist only inside it. */
+	runFrom: number;
+	runUntil: number | null;
+	adObject: string;
+	actionType: string | null;
+	profile: MetricProfile;
+	fields: AdFields;
+}
+
+export interface KktuNode {
+	id: string;
+	tree_id: number;
+	code: string;
+	name: string;
+	children: KktuNode[];
+}
+
+/** Field names that carry the platform's name (spec "Naming note"), built from PLATFORM. */
+export const EVENT_ID_KEY = `${PLATFORM}_event_id` as const;
+export const PIXEL_ID_KEY = `${PLATFORM}_pixel_id` as const;
+export const PLATFORM_ID_KEY = `${PLATFORM}_id` as const;
+
+/** spec 2.7 stored fields (ads_count and code_snippet are derived when served), plus the cabinet. */
+export type PixelEvent = {
+	id: string;
+	account_id: string;
+	pixel_id: string;
+	title: string;
+	type: string;
+	status: 'active' | 'inactive';
+	created_at: string;
+	last_triggered_at: string | null;
+} & Record<typeof EVENT_ID_KEY, string>;
+
+/** spec 2.8 base pixel code, exactly as served. */
+export type PixelCode = { id: string; code_snippet: string } & Record<typeof PIXEL_ID_KEY, string>;
+
+export interface PixelEventType {
+	type: string;
+	label: string;
+}
+
+/** spec 2.8 audience (served without account_id). */
+export type Audience = { account_id: string; title: string } & Record<
+	typeof PLATFORM_ID_KEY,
+	number
+>;
+
+export interface AudienceUpload {
+	accountId: string;
+	title: string;
+	entries: string[];
+}
+
+export interface MediaUpload {
+	media_token: string;
+	accountId: string;
+	content_type: string;
+	filename: string;
+	size: number;
+	sha256: string;
+}
+
+export interface KnownBot {
+	id: number;
+	username: string;
+	title: string;
+	dailyUsers: number;
+}

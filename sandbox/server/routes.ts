@@ -1,0 +1,109 @@
+import { PLATFORM } from '../../nodes/shared/platform';
+import { adCreate } from '../handlers/adCreate';
+import { adEdit } from '../handlers/adEdit';
+import { adGet } from '../handlers/adGet';
+import { adList } from '../handlers/adList';
+import { audienceCreate, audienceList } from '../handlers/audiences';
+import { botValidation } from '../handlers/botValidation';
+import type { Handler } from '../handlers/context';
+import { kktuTree } from '../handlers/kktu';
+import { legacyReport } from '../handlers/legacyReport';
+import { mediaUpload } from '../handlers/mediaUpload';
+import {
+	pixelBaseCode,
+	pixelEventCreate,
+	pixelEventDelete,
+	pixelEventList,
+	pixelEventRename,
+	pixelEventTypes,
+} from '../handlers/pixelEvents';
+import { reportObjects } from '../handlers/reportObjects';
+import { statsPage } from '../handlers/statsPage';
+
+interface Route {
+	api: 'base' | 'client';
+	method: string;
+	segments: string[];
+	handler: Handler;
+}
+
+const NUMERIC_PARAMS = new Set(['ad_id']);
+
+function route(api: Route['api'], method: string, pattern: string, handler: Handler): Route {
+	return { api, method, segments: pattern.split('/'), handler };
+}
+
+/** Every endpoint of spec 4, on the address the spec puts it on. */
+const ROUTES: readonly Route[] = [
+	route('base', 'POST', 'api/v1/stats/page', statsPage),
+	route('base', 'POST', `api/report/${PLATFORM}view`, legacyReport),
+	route('base', 'GET', 'api/report/objects', reportObjects),
+	route('base', 'GET', 'api/v2/advertisement', adList),
+	route('base', 'POST', `api/advertisement/${PLATFORM}`, adCreate),
+	route('base', 'GET', `api/advertisement/${PLATFORM}/:ad_id`, adGet),
+	route('base', 'PUT', `api/advertisement/${PLATFORM}/:ad_id`, adEdit),
+	route('base', 'GET', 'api/advertisement/bots/validate', botValidation),
+	route('base', 'POST', 'api/advertisement/bots/validate', botValidation),
+	route('client', 'POST', `api/v1/advertising/${PLATFORM}/upload_media`, mediaUpload),
+	route('client', 'GET', 'api/kktu', kktuTree),
+	route('client', 'GET', 'api/pixel_events', pixelEventList),
+	route('client', 'POST', 'api/pixel_events', pixelEventCreate),
+	route('client', 'GET', 'api/pixel_events/types', pixelEventTypes),
+	route('client', 'GET', 'api/pixel_events/:account_id/code_snippet', pixelBaseCode),
+	route('client', 'PATCH', 'api/pixel_events/:event_id', pixelEventRename),
+	route('client', 'DELETE', 'api/pixel_events/:account_id/events/:event_id', pixelEventDelete),
+	route('client', 'GET', `api/advertisement/${PLATFORM}/:account_id/audiences`, audienceList),
+	route('client', 'POST', `api/advertisement/${PLATFORM}/:account_id/audiences`, audienceCreate),
+];
+
+export type RouteMatch =
+	| { kind: 'found'; handler: Handler; params: Record<string, string> }
+	| { kind: 'not-found' }
+	| { kind: 'method-not-allowed'; allowed: string[] };
+
+function matchSegments(pattern: string[], actual: string[]): Record<string, string> | null {
+	if (pattern.length !== actual.length) return null;
+	const params: Record<string, string> = {};
+	for (let i = 0; i < pattern.length; i++) {
+		const p = pattern[i];
+		if (p.startsWith(':')) {
+			const name = p.slice(1);
+			if (NUMERIC_PARAMS.has(name) && !/^\d+$/.test(actual[i])) return null;
+			params[name] = actual[i];
+		} else if (p !== actual[i]) {
+			return null;
+		}
+	}
+	return params;
+}
+
+/**
+ * Matches a path (after the /base or /client prefix). One trailing slash is optional, because the
+ * spec writes some paths with it and some without; anything else (double slashes, empty segments)
+ * does not match.
+ */
+export function matchRoute(api: 'base' | 'client', method: string, path: string): RouteMatch {
+	if (!path.startsWith('/') || path.length < 2) return { kind: 'not-found' };
+	const trimmed = path.endsWith('/') ? path.slice(1, -1) : path.slice(1);
+	let segments: string[];
+	try {
+		segments = trimmed.split('/').map((s) => decodeURIComponent(s));
+	} catch {
+		return { kind: 'not-found' };
+	}
+	if (segments.some((s) => s === '')) return { kind: 'not-found' };
+	const candidates: { route: Route; params: Record<string, string> }[] = [];
+	for (const r of ROUTES) {
+		if (r.api !== api) continue;
+		const params = matchSegments(r.segments, segments);
+		if (params) candidates.push({ route: r, params });
+	}
+	if (candidates.length === 0) return { kind: 'not-found' };
+	// Literal routes are listed before parameterised ones, so the first match of the method wins.
+	const hit = candidates.find((c) => c.route.method === method);
+	if (hit) return { kind: 'found', handler: hit.route.handler, params: hit.params };
+	return {
+		kind: 'method-not-allowed',
+		allowed: [...new Set(candidates.map((c) => c.route.method))],
+	};
+}

@@ -1,0 +1,140 @@
+/**
+ * The real n8n the end-to-end stage and `npm run dev` run: installed once into a cache folder outside
+ * the repository by install-n8n.sh, started here as child processes with Node 24 first on PATH.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+export const N8N_VERSION = process.env.N8N_VERSION ?? '2.41.1';
+/** Fixed so that credentials imported by one command can be decrypted by the next. */
+export const ENCRYPTION_KEY = 'n8n-nodes-ad-cabinet-e2e-only-not-a-secret';
+
+export interface N8nRuntime {
+	version: string;
+	/** The cache folder of this version (…/n8n-<version>). */
+	dir: string;
+	/** Folder holding Node 24 as `node`; put it first on PATH. */
+	binDir: string;
+	/** The `n8n` executable script. */
+	n8nBin: string;
+	/** n8n's own node_modules, for its helper libraries (flatted). */
+	modulesDir: string;
+}
+
+export function cacheRoot(): string {
+	return (
+		process.env.AD_CABINET_CACHE ??
+		join(process.env.HOME ?? '/tmp', '.cache', 'n8n-nodes-ad-cabinet')
+	);
+}
+
+/** Installs n8n and Node 24 into the cache when missing (minutes, once) and describes the install. */
+export function ensureN8n(): N8nRuntime {
+	const script = join(REPO_ROOT, 'scripts', 'lib', 'install-n8n.sh');
+	const result = spawnSync('bash', [script], {
+		cwd: REPO_ROOT,
+		env: { ...process.env, N8N_VERSION, AD_CABINET_CACHE: cacheRoot() },
+		stdio: ['ignore', 'pipe', 'inherit'],
+		encoding: 'utf8',
+		timeout: 30 * 60_000,
+	});
+	if (result.status !== 0) {
+		throw new Error(`install-n8n.sh failed (${result.error?.message ?? `exit ${result.status}`})`);
+	}
+	const dir = result.stdout.trim().split('\n').pop() ?? '';
+	const runtime: N8nRuntime = {
+		version: N8N_VERSION,
+		dir,
+		binDir: join(dir, 'bin'),
+		n8nBin: join(dir, 'n8n', 'node_modules', '.bin', 'n8n'),
+		modulesDir: join(dir, 'n8n', 'node_modules'),
+	};
+	const packageJson = join(runtime.modulesDir, 'n8n', 'package.json');
+	if (!existsSync(runtime.n8nBin) || !existsSync(packageJson)) {
+		throw new Error(`No n8n executable in ${dir}: delete that folder and run again`);
+	}
+	const installed = (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
+	if (installed !== N8N_VERSION)
+		throw new Error(`${dir} holds n8n ${installed}, not ${N8N_VERSION}`);
+	return runtime;
+}
+
+/** Modules that fetch from api.n8n.io at start, where this n8n version has them. */
+const PHONES_HOME = ['mcp-registry'];
+
+function disabledModules(runtime: N8nRuntime): Record<string, string> {
+	let known: string[] = [];
+	try {
+		const config = join(
+			runtime.modulesDir,
+			'@n8n',
+			'backend-common',
+			'dist',
+			'modules',
+			'modules.config.js',
+		);
+		known = (require(config) as { MODULE_NAMES?: string[] }).MODULE_NAMES ?? [];
+	} catch {
+		// an n8n without modules
+	}
+	// n8n refuses to start when N8N_DISABLED_MODULES names a module it does not have.
+	const names = PHONES_HOME.filter((name) => known.includes(name));
+	return names.length ? { N8N_DISABLED_MODULES: names.join(',') } : {};
+}
+
+export interface N8nEnvOptions {
+	userFolder: string;
+	port: number;
+	brokerPort: number;
+	/** n8n's own log (JSON lines); its console stays quiet. */
+	logFile: string;
+	/** Settings a caller adds or overrides (dev mode passes the user's N8N_* through). */
+	extra?: Record<string, string>;
+}
+
+/**
+ * The environment of every n8n command: an isolated user folder and SQLite database, loopback only,
+ * nothing that phones home (telemetry, version checks, templates, banners, the MCP server registry),
+ * the timezone of the in-process harness, and a JSON debug log that the checks read.
+ */
+export function n8nEnv(runtime: N8nRuntime, options: N8nEnvOptions): NodeJS.ProcessEnv {
+	const inherited: NodeJS.ProcessEnv = {};
+	for (const key of ['HOME', 'USER', 'LANG', 'TMPDIR', 'TERM']) {
+		if (process.env[key] !== undefined) inherited[key] = process.env[key];
+	}
+	return {
+		...inherited,
+		PATH: `${runtime.binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+		N8N_USER_FOLDER: options.userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		DB_TYPE: 'sqlite',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_PORT: String(options.port),
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+		N8N_PYTHON_ENABLED: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		...disabledModules(runtime),
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		N8N_LOG_OUTPUT: 'file',
+		N8N_LOG_FORMAT: 'json',
+		N8N_LOG_LEVEL: 'debug',
+		N8N_LOG_FILE_LOCATION: options.logFile,
+		...options.extra,
+	};
+}

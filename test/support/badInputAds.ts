@@ -1,0 +1,99 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { minimalCreate } from './adFixtures';
+import type { BadInput } from '../hardening/badInput.test';
+
+const create = minimalCreate;
+const update = (updateFields: INodeParameters): INodeParameters => ({
+	resource: 'ad',
+	operation: 'update',
+	adId: { __rl: true, mode: 'id', value: '10001' },
+	updateFields,
+});
+const ads = (name: string, parameters: INodeParameters, message: RegExp): BadInput => ({
+	name: `ads: ${name}`,
+	type: 'adCabinetAds',
+	parameters,
+	message,
+});
+
+/** Bad inputs of the Ads node (create, update, validate bots). */
+export const AD_BAD_INPUTS: BadInput[] = [
+	ads(
+		'two KKTU categories',
+		create({ kktu: { __rl: true, mode: 'id', value: '503, 504' } }),
+		/^KKTU Category: exactly one KKTU category per ad/,
+	),
+	ads(
+		'a second-level KKTU code',
+		create({ kktu: { __rl: true, mode: 'id', value: '1.2' } }),
+		/^KKTU Category: "1\.2" is a level-2 code; only third-level categories/,
+	),
+	ads(
+		'two pixel events',
+		create({ tracking: { pixelEvent: '={{ "7700065, 7700078" }}' } }),
+		/^Pixel Event Name or ID: only one pixel event per ad/,
+	),
+	ads(
+		'hour 24 in the schedule',
+		create({ budgetSchedule: { schedule: { days: [{ day: 'mon', hours: '={{ [8, 24] }}' }] } } }),
+		/^Schedule: mon: hours must be whole numbers from 0 to 23/,
+	),
+	ads(
+		'an unknown schedule day',
+		create({ budgetSchedule: { scheduleJson: '{"someday": [1]}' } }),
+		/^Schedule \(JSON\): unknown day key "someday"/,
+	),
+	ads('a negative budget', create({ budget: -20 }), /^Budget: must be a number greater than 0/),
+	ads('a zero CPM on update', update({ cpm: 0 }), /^CPM: must be a number greater than 0/),
+	ads(
+		'start after end',
+		create({
+			budgetSchedule: { startDate: '2026-12-31T00:00:00', endDate: '2026-12-01T00:00:00' },
+		}),
+		/^Start Date: must be before End Date/,
+	),
+	ads(
+		'an invite link without Ad Object',
+		create({ promoteUrl: 'https://t.me/+InviteCode123' }),
+		/^Ad Object: is required when Promote URL is a channel invite link/,
+	),
+	ads('an empty title', create({ title: '={{ "" }}' }), /^Title: must not be empty/),
+	ads(
+		'a promote URL without a scheme',
+		create({ promoteUrl: 't.me/brand' }),
+		/^Promote URL: must be an absolute http\(s\) URL/,
+	),
+	ads(
+		'an unknown button type',
+		update({ buttonType: '={{ "buy_now" }}' }),
+		/^Button Type: must be one of/,
+	),
+	ads(
+		'fractional views per user',
+		update({ viewsPerUser: 2.5 }),
+		/^Views per User: must be a whole number of at least 1/,
+	),
+	ads('an update with no fields', update({}), /^Update Fields: add at least one field to change/),
+	ads(
+		'bot validation without bots',
+		{
+			resource: 'ad',
+			operation: 'validateBots',
+			accountId: '100002',
+			bots: '={{ " , " }}',
+			failOnRejected: false,
+		},
+		/^Bots: /,
+	),
+	ads(
+		'bot validation without a cabinet',
+		{
+			resource: 'ad',
+			operation: 'validateBots',
+			accountId: '={{ "" }}',
+			bots: 'shop_helper_bot',
+			failOnRejected: false,
+		},
+		/^Cabinet ID: is required/,
+	),
+];
