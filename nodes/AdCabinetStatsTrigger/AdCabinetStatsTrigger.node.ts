@@ -19,16 +19,15 @@ import {
 	numericValuesField,
 	periodUnitField,
 } from '../shared/stats/fields';
-import { checkStatsQuery, type StatsQuery } from '../shared/stats/query';
+import { checkStatsQuery, readStatsQuery, type StatsQuery } from '../shared/stats/query';
 import { numericRow } from '../shared/stats/rows';
 import {
 	FINE_UNIT_HISTORY_DAYS,
 	FINE_UNIT_MAX_SPAN_DAYS,
 	FINE_UNITS,
-	type Grouping,
 	type PeriodUnit,
 } from '../shared/stats/apiValues';
-import { invalidInput, listOf } from '../shared/validation';
+import { invalidInput } from '../shared/validation';
 import {
 	applyPoll,
 	newState,
@@ -150,29 +149,15 @@ export class AdCabinetStatsTrigger implements INodeType {
 		const now = new Date();
 		const nowMs = now.getTime();
 		const unit = this.getNodeParameter('periodGroupingUnit') as PeriodUnit;
-		const grouping = listOf(this.getNodeParameter('grouping', [])) as Grouping[];
 		const emitMode = this.getNodeParameter('emit') as EmitMode;
-		const filters = this.getNodeParameter('filters', {}) as IDataObject;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const numeric = this.getNodeParameter('numericValues', true) as boolean;
 		const settleMinutes = (options.settleMinutes as number | undefined) ?? defaultSettleMinutes(unit);
 		if (typeof settleMinutes !== 'number' || !(settleMinutes >= 0)) {
 			throw invalidInput(node, 'Settle Delay (Minutes)', 'must be a number of minutes, 0 or more', 0, settleMinutes);
 		}
-		const settings: PollSettings = { unit, grouping, emit: emitMode, settleMs: settleMinutes * MINUTE };
-		const base: StatsQuery = {
-			period_from: '',
-			period_to: '',
-			period_grouping_unit: unit,
-			currency_code: this.getNodeParameter('currency') as string,
-			order_by: 'period',
-		};
-		if (grouping.length) base.grouping = grouping;
-		const cabinets = listOf(filters.cabinetIds);
-		if (cabinets.length) base.platform_cabinet_ids = cabinets;
-		const objects = listOf(filters.adObjects);
-		if (objects.length) base.ad_objects = objects;
-
+		const base = readStatsQuery((name, fallback) => this.getNodeParameter(name, fallback), { from: '', to: '' }, 'period');
+		const settings: PollSettings = { unit, grouping: base.grouping ?? [], emit: emitMode, settleMs: settleMinutes * MINUTE };
 		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> => {
 			const rows: IDataObject[] = [];
 			// spec 4.1 rule 1: fine units may span at most 2 days per request.

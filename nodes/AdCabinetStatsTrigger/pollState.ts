@@ -18,10 +18,9 @@ export interface TriggerState {
 	baseline?: boolean;
 	/**
 	 * "Every change": one 32-bit fingerprint of (row key, metrics) per row of the periods still open,
-	 * 4 bytes each, base64 (about 5.3 characters a row). Older states held an object of row key hash →
-	 * metrics hash, which is read as the same fingerprints.
+	 * 4 bytes each, base64 (about 5.3 characters a row).
 	 */
-	open?: string | Record<string, string>;
+	open?: string;
 }
 
 export type EmitMode = 'completed' | 'everyChange';
@@ -56,15 +55,12 @@ function fingerprint(keyHash: number, metricsHash: number): number {
 	return (hash ^ (hash >>> 16)) >>> 0;
 }
 
-/** The fingerprints a state holds, whichever form it was stored in. */
-export function openFingerprints(open: TriggerState['open']): Set<number> {
+/** The fingerprints a state holds; anything but the packed form holds none. */
+function openFingerprints(open: TriggerState['open']): Set<number> {
 	const set = new Set<number>();
-	if (typeof open === 'string') {
-		const bytes = Buffer.from(open, 'base64');
-		for (let i = 0; i + 4 <= bytes.length; i += 4) set.add(bytes.readUInt32LE(i));
-	} else if (open && typeof open === 'object') {
-		for (const [key, metrics] of Object.entries(open)) set.add(fingerprint(parseInt(key, 36), parseInt(String(metrics), 36)));
-	}
+	if (typeof open !== 'string') return set;
+	const bytes = Buffer.from(open, 'base64');
+	for (let i = 0; i + 4 <= bytes.length; i += 4) set.add(bytes.readUInt32LE(i));
 	return set;
 }
 
@@ -78,11 +74,6 @@ function metricsText(row: IDataObject): string {
 	let text = '';
 	for (const field of METRIC_FIELDS) text += `${String(row[field] ?? '')}|`;
 	return text;
-}
-
-/** The metrics hash states of the earlier form stored, base 36. */
-export function metricsHash(row: IDataObject): string {
-	return shortHash(metricsText(row));
 }
 
 export function newState(fingerprint: string, startMs: number, baseline: boolean): TriggerState {

@@ -2,7 +2,6 @@ import type {
 	IExecuteSingleFunctions,
 	ILoadOptionsFunctions,
 	INodeListSearchResult,
-	INodePropertyOptions,
 } from 'n8n-workflow';
 import { PATHS } from './constants';
 import { apiRequest, type RequestContext } from './transport/request';
@@ -78,13 +77,6 @@ export function matchesKktu(node: FlatKktuNode, search: string | undefined): boo
 
 function label(node: FlatKktuNode): string {
 	return `${node.code} ${node.path.join(' / ')}`;
-}
-
-/** Dropdown of the selectable (third-level) KKTU nodes. */
-export async function getKktuOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return flattenKktu(await fetchKktuTree.call(this))
-		.filter((node) => node.selectable)
-		.map((node) => ({ name: label(node), value: node.id, description: node.name }));
 }
 
 /** Searchable list of the selectable KKTU nodes, for a resource locator. */

@@ -1,41 +1,69 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+/** What the per-item loop needs of an execution context (custom operations and routed requests alike). */
+interface ItemContext {
+	getNode(): INode;
+	continueOnFail(): boolean;
+	getInputData(): INodeExecutionData[];
+}
+
 /** The item Continue On Fail puts out for a failed input item: its message, advice and status, paired to it. */
-export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+export function errorItem(
+	error: unknown,
+	pairedItem: IPairedItemData | IPairedItemData[],
+): INodeExecutionData {
 	const json: IDataObject = { error: (error as Error).message };
 	const { description, httpCode } = error as { description?: unknown; httpCode?: unknown };
 	if (typeof description === 'string' && description) json.description = description;
 	if (typeof httpCode === 'string' && httpCode) json.httpCode = httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	return { json, pairedItem };
 }
 
 /** Node errors pass through as they are; anything else is wrapped so n8n shows it against the item. */
-export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
 /**
- * Runs a custom operation once per input item: each result is output paired to its item; a failure
- * becomes an error item under Continue On Fail and otherwise stops the node, naming the item.
+ * Runs the work of one input item (or of several items that make one result, paired to all of them).
+ * Its items are output paired to the input; a failure becomes a single error item under Continue On
+ * Fail, never a partial result, and otherwise stops the node, naming the item.
  */
+export async function guardItem(
+	ctx: Pick<ItemContext, 'getNode' | 'continueOnFail'>,
+	itemIndex: number,
+	work: () => Promise<INodeExecutionData[]>,
+	pairedItem: IPairedItemData | IPairedItemData[] = { item: itemIndex },
+): Promise<INodeExecutionData[]> {
+	try {
+		const out = await work();
+		for (const item of out) item.pairedItem = pairedItem;
+		return out;
+	} catch (error) {
+		if (!ctx.continueOnFail()) throw asNodeError(ctx.getNode(), error, itemIndex);
+		return [errorItem(error, pairedItem)];
+	}
+}
+
+/** Runs a custom operation once per input item, through guardItem; one output item per record. */
 export async function eachItem(
-	ctx: IExecuteFunctions,
-	run: (item: INodeExecutionData, itemIndex: number) => Promise<IDataObject>,
+	ctx: ItemContext,
+	run: (item: INodeExecutionData, itemIndex: number) => Promise<IDataObject | INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
-		let caught: unknown;
-		try {
-			out.push({ json: await run(items[i], i), pairedItem: { item: i } });
-			continue;
-		} catch (error) {
-			caught = error;
-		}
-		if (!ctx.continueOnFail()) throw asNodeError(ctx.getNode(), caught, i);
-		out.push(errorItem(caught, i));
+		const results = await guardItem(ctx, i, async () => {
+			const result = await run(items[i], i);
+			return Array.isArray(result) ? result : [{ json: result }];
+		});
+		for (const item of results) out.push(item);
 	}
 	return out;
 }

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { applyPoll, metricsHash, newState, shortHash, type PollSettings, type TriggerState } from '../../nodes/AdCabinetStatsTrigger/pollState';
-import { rowKey } from '../../nodes/shared/stats/rows';
+import { applyPoll, newState, type PollSettings, type TriggerState } from '../../nodes/AdCabinetStatsTrigger/pollState';
 
 const MIN = 60_000;
 
@@ -70,17 +69,4 @@ describe('every-change state', () => {
 		expect(changed.emit).toEqual([grown.find((row) => row.campaign_id === 7)]);
 	});
 
-	test('a state stored in the earlier form (row key hash → metrics hash) carries on without re-emitting', () => {
-		const now = start + 30 * MIN;
-		const rows = rowsFor(start, now);
-		// The object the trigger used to store for these rows.
-		const open: Record<string, string> = {};
-		for (const row of rows) open[shortHash(rowKey(row, settings.grouping))] = metricsHash(row);
-		const legacy: TriggerState = { v: 1, q: 'q', wm: start, open };
-		const same = applyPoll(legacy, rows, now + MIN, settings);
-		expect(same.emit).toEqual([]);
-		expect(typeof same.next.open).toBe('string');
-		const grown = rows.map((row) => (row.campaign_id === 3 ? { ...row, clicks: 99 } : row));
-		expect(applyPoll(legacy, grown, now + MIN, settings).emit).toEqual([grown.find((row) => row.campaign_id === 3)]);
-	});
 });

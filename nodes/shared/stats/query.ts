@@ -1,5 +1,5 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { invalidInput } from '../validation';
+import { invalidInput, listOf } from '../validation';
 import {
 	CURRENCIES,
 	FINE_UNIT_HISTORY_DAYS,
@@ -28,6 +28,36 @@ export interface QueryBounds {
 	fromMs: number;
 	toMs: number;
 	now: Date;
+}
+
+/** Reads one node parameter, with a fallback where the parameter may be absent. */
+export type ParameterReader = (name: string, fallback?: unknown) => unknown;
+
+/**
+ * The statistics query from the parameters Stats Get Many and the Stats Trigger share: grouping
+ * unit, grouping, currency and the cabinet and ad object filters. Each node supplies the period and
+ * the order itself.
+ */
+export function readStatsQuery(
+	read: ParameterReader,
+	period: { from: string; to: string },
+	orderBy: string,
+): StatsQuery {
+	const query: StatsQuery = {
+		period_from: period.from,
+		period_to: period.to,
+		period_grouping_unit: read('periodGroupingUnit') as string,
+		currency_code: read('currency') as string,
+		order_by: orderBy,
+	};
+	const grouping = listOf(read('grouping', [])) as Grouping[];
+	if (grouping.length) query.grouping = grouping;
+	const filters = read('filters', {}) as IDataObject;
+	const cabinets = listOf(filters.cabinetIds);
+	if (cabinets.length) query.platform_cabinet_ids = cabinets;
+	const objects = listOf(filters.adObjects);
+	if (objects.length) query.ad_objects = objects;
+	return query;
 }
 
 /** Names of the fields as the nodes show them, for error messages. */

@@ -8,7 +8,7 @@ import type {
 	INodePropertyRouting,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { asNodeError, errorItem } from '../perItem';
+import { guardItem } from '../perItem';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { toNodeApiError } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
@@ -24,6 +24,8 @@ export interface RoutedOperation {
 	/** Offset pages (spec 4.5): honours the operation's Return All / Limit parameters. */
 	offsetPages?: { pageSize: number; offsetParameter: string; limitParameter: string };
 	hint?: (this: IExecuteSingleFunctions, failure: Failure) => string | undefined;
+	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
+	onEmptyAnswer?: (this: IExecuteSingleFunctions, sent: IDataObject) => IDataObject;
 }
 
 /** Fails the attempt (so it is retried) when a 2xx body was not JSON, e.g. cut short in transit. */
@@ -62,7 +64,9 @@ async function pageThrough(
 
 /**
  * Routing for one declarative operation. RoutingNode hands a custom pagination function the only
- * handle on the requests it sends, so every operation goes through this one: validation before any
+ * handle on the requests it sends, and calls it only when `send.paginate` is set; that flag is how
+ * n8n opts an operation into the hook, so writes carry it too and page nothing (only `offsetPages`
+ * pages). Every operation goes through this one: validation before any
  * request, retries for reads, API errors mapped to NodeApiError, offset paging where asked, pairedItem
  * on every output item, and Continue On Fail with the failing item's pairing kept.
  */
@@ -73,8 +77,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		const idempotent = operation.idempotent ?? (requestData.options.method ?? 'GET') === 'GET';
-		let caught: unknown;
-		try {
+		return await guardItem(this, itemIndex, async () => {
 			await operation.prepare?.call(this, requestData.options);
 			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
@@ -98,13 +101,10 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			const items = operation.offsetPages
 				? await pageThrough(this, requestData, send, operation.offsetPages)
 				: await send(requestData.options);
-			for (const item of items) item.pairedItem = { item: itemIndex };
-			return items;
-		} catch (error) {
-			caught = error;
-		}
-		if (this.continueOnFail()) return [errorItem(caught, itemIndex)];
-		throw asNodeError(this.getNode(), caught, itemIndex);
+			if (items.length || !operation.onEmptyAnswer) return items;
+			const sent = (requestData.options.body ?? {}) as IDataObject;
+			return [{ json: operation.onEmptyAnswer.call(this, sent) }];
+		});
 	}
 	return { send: { paginate: true }, operations: { pagination: run } };
 }
@@ -151,7 +151,8 @@ export function recordToItem(fallback?: (this: IExecuteSingleFunctions) => IData
 			return [{ json: fallback ? fallback.call(this) : {} }];
 		}
 		requireJsonBody(response);
-		if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidJsonResponse(response.statusCode);
+		if (typeof body !== 'object' || Array.isArray(body))
+			throw new InvalidJsonResponse(response.statusCode);
 		return [{ json: body as IDataObject }];
 	};
 }

@@ -1,12 +1,9 @@
 import type {
-	IDataObject,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { buildCreateBody, buildUpdateBody } from './adBody';
-import { completeAdBody } from './adKktu';
 import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
 import { listToItems, recordToItem, routed } from '../../../shared/transport/routing';
 import { readAdId } from './adId';
@@ -23,30 +20,16 @@ import {
 
 /**
  * The answers of create and edit are not in the spec (4.6, 4.8). An object answer is output as it
- * is; an empty one is replaced by what was sent (rebuilt from the same parameters; the KKTU tree is
- * already cached for this execution) plus `success: true`.
+ * is; an empty one yields no item here, and the routed operation outputs what it sent instead.
  */
-function adRecordOrEcho(echo: (this: IExecuteSingleFunctions) => Promise<IDataObject>) {
-	const record = recordToItem();
-	return async function (
-		this: IExecuteSingleFunctions,
-		items: INodeExecutionData[],
-		response: IN8nHttpFullResponse,
-	): Promise<INodeExecutionData[]> {
-		const body = response.body as unknown;
-		if (body === undefined || body === null || body === '') {
-			return [{ json: { ...(await echo.call(this)), success: true } }];
-		}
-		return await record.call(this, items, response);
-	};
-}
-
-async function createdEcho(this: IExecuteSingleFunctions): Promise<IDataObject> {
-	return await completeAdBody.call(this, buildCreateBody(this));
-}
-
-async function updatedEcho(this: IExecuteSingleFunctions): Promise<IDataObject> {
-	return { ad_id: readAdId(this), ...(await completeAdBody.call(this, buildUpdateBody(this))) };
+async function adRecordOrNothing(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = response.body as unknown;
+	if (body === undefined || body === null || body === '') return [];
+	return await recordToItem().call(this, items, response);
 }
 
 export const adDescription: INodeProperties[] = [
@@ -65,8 +48,12 @@ export const adDescription: INodeProperties[] = [
 				description: 'Launch a new ad in a campaign (spec 4.6)',
 				routing: {
 					request: { method: 'POST', url: PATHS.adCreate },
-					...routed({ prepare: prepareAdCreate, hint: adHint('create') }),
-					output: { postReceive: [adRecordOrEcho(createdEcho)] },
+					...routed({
+						prepare: prepareAdCreate,
+						hint: adHint('create'),
+						onEmptyAnswer: (sent) => ({ ...sent, success: true }),
+					}),
+					output: { postReceive: [adRecordOrNothing] },
 				},
 			},
 			{
@@ -105,8 +92,14 @@ export const adDescription: INodeProperties[] = [
 				description: 'Change some settings of an ad; the others stay as they are (spec 4.8)',
 				routing: {
 					request: { method: 'PUT' },
-					...routed({ prepare: prepareAdUpdate, hint: adHint('update') }),
-					output: { postReceive: [adRecordOrEcho(updatedEcho)] },
+					...routed({
+						prepare: prepareAdUpdate,
+						hint: adHint('update'),
+						onEmptyAnswer(sent) {
+							return { ad_id: readAdId(this), ...sent, success: true };
+						},
+					}),
+					output: { postReceive: [adRecordOrNothing] },
 				},
 			},
 			{

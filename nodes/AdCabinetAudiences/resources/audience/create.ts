@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { asNodeError, eachItem, errorItem } from '../../../shared/perItem';
+import { eachItem, guardItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 import {
@@ -210,14 +210,7 @@ export async function executeAudienceCreate(this: IExecuteFunctions): Promise<IN
 	const source = this.getNodeParameter('source', 0) as string;
 	if (source === 'items') {
 		const pairedItem: IPairedItemData[] = items.map((_item, index) => ({ item: index }));
-		let caught: unknown;
-		try {
-			return [[{ json: await fromItems(this, items), pairedItem }]];
-		} catch (error) {
-			caught = error;
-		}
-		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, 0);
-		return [[{ ...errorItem(caught, 0), pairedItem }]];
+		return [await guardItem(this, 0, async () => [{ json: await fromItems(this, items) }], pairedItem)];
 	}
 	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }

@@ -11,11 +11,10 @@ import {
 } from '../../../shared/stats/fields';
 import { fetchStats } from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
-import { checkStatsQuery, STATS_FIELD_NAMES, type StatsQuery } from '../../../shared/stats/query';
+import { checkStatsQuery, readStatsQuery, STATS_FIELD_NAMES } from '../../../shared/stats/query';
 import { numericRow } from '../../../shared/stats/rows';
-import type { Grouping } from '../../../shared/stats/apiValues';
-import { asNodeError, errorItem } from '../../../shared/perItem';
-import { invalidInput, listOf } from '../../../shared/validation';
+import { eachItem } from '../../../shared/perItem';
+import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 
 const show = { resource: ['statistic'], operation: ['getAll'] };
@@ -135,21 +134,12 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	} else {
 		({ from, to } = presetRange(period, now, timeZone));
 	}
-	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const query: StatsQuery = {
-		period_from: from,
-		period_to: to,
-		period_grouping_unit: ctx.getNodeParameter('periodGroupingUnit', i) as string,
-		currency_code: ctx.getNodeParameter('currency', i) as string,
-		order_by: (options.order as string | undefined) ?? 'period',
-	};
-	const grouping = listOf(ctx.getNodeParameter('grouping', i, [])) as Grouping[];
-	if (grouping.length) query.grouping = grouping;
-	const cabinets = listOf(filters.cabinetIds);
-	if (cabinets.length) query.platform_cabinet_ids = cabinets;
-	const objects = listOf(filters.adObjects);
-	if (objects.length) query.ad_objects = objects;
+	const query = readStatsQuery(
+		(name, fallback) => ctx.getNodeParameter(name, i, fallback),
+		{ from, to },
+		(options.order as string | undefined) ?? 'period',
+	);
 	checkStatsQuery(node, query, { fromMs: Date.parse(from), toMs: Date.parse(to), now }, i);
 
 	const limit = readLimit(node, i, (name) => ctx.getNodeParameter(name, i));
@@ -172,35 +162,24 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
  * one push() call, which overflows the stack past roughly 120,000 items.
  */
 export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const out: INodeExecutionData[] = [];
 	const now = new Date();
-	for (let i = 0; i < items.length; i++) {
-		const pairedItem = { item: i };
-		const first = out.length;
-		let caught: unknown;
-		try {
+	return [
+		await eachItem(this, async (_item, i) => {
 			const { query, limit, pageSize, numeric, includeColumns } = readQuery(this, i, now);
+			const rows: INodeExecutionData[] = [];
 			const result = await fetchStats.call(this, query, {
 				pageSize,
 				maxRows: limit,
 				itemIndex: i,
 				connection: connectionOptions(this, i),
-				onRows: (rows) => {
-					for (const row of rows) out.push({ json: numeric ? numericRow(row) : row, pairedItem });
+				onRows: (page) => {
+					for (const row of page) rows.push({ json: numeric ? numericRow(row) : row });
 				},
 			});
-			if (includeColumns && out.length > first && result.columns) {
-				out[first].json = { ...out[first].json, columns: result.columns };
+			if (includeColumns && rows.length && result.columns) {
+				rows[0].json = { ...rows[0].json, columns: result.columns };
 			}
-			continue;
-		} catch (error) {
-			caught = error;
-		}
-		if (!this.continueOnFail()) throw asNodeError(this.getNode(), caught, i);
-		// A failed item yields its error alone, never a silently partial set of rows.
-		out.length = first;
-		out.push(errorItem(caught, i));
-	}
-	return [out];
+			return rows;
+		}),
+	];
 }
