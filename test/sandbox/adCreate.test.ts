@@ -1,6 +1,7 @@
 import { PLATFORM } from '../../nodes/shared/platform';
 import { EVENT_ID_KEY } from '../../sandbox/data/model';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const CREATE = `/api/advertisement/${PLATFORM}/`;
 const EVENT = `${PLATFORM}_event_id`;
@@ -78,7 +79,7 @@ const DETAIL_KEYS = [
 ];
 
 describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
-	const sandbox = useTestSandbox({ adCount: 60 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 60 });
 	const base = apiClient(sandbox, 'base');
 	const create = (json: unknown) => base.post(CREATE, { json });
 

@@ -1,12 +1,13 @@
 import { PLATFORM } from '../../nodes/shared/platform';
 import { EVENT_ID_KEY } from '../../sandbox/data/model';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const EVENT = `${PLATFORM}_event_id`;
 const path = (id: number | string) => `/api/advertisement/${PLATFORM}/${id}`;
 
 describe('edit ads (spec 4.8)', () => {
-	const sandbox = useTestSandbox({ adCount: 80 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 80 });
 	const base = apiClient(sandbox, 'base');
 	const adIn = (accountId: string, status = 'active') => {
 		const ad = sandbox().data.ads.find((a) => a.accountId === accountId && a.status === status);

@@ -1,4 +1,5 @@
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const PATH = '/api/v2/advertisement/';
 const ITEM_TYPES: Record<string, string> = {
@@ -26,7 +27,7 @@ const ITEM_TYPES: Record<string, string> = {
 };
 
 describe('ad list (spec 2.4, 4.5, 8)', () => {
-	const sandbox = useTestSandbox({ adCount: 700 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 700 });
 	const base = apiClient(sandbox, 'base');
 	const list = async (query: Record<string, string | number | (string | number)[]> = {}) => {
 		const response = await base.get(PATH, { query });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const ID = `${PLATFORM}_id`;
 const list = (account: string) => `/api/advertisement/${PLATFORM}/${account}/audiences/`;
@@ -23,7 +24,7 @@ function audienceForm(
 }
 
 describe('phone-number audiences (spec 4.12, 8)', () => {
-	const sandbox = useTestSandbox({ adCount: 10 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 10 });
 	const client = apiClient(sandbox, 'client');
 
 	async function expect400(data: FormData, field: string, text: string) {

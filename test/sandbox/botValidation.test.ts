@@ -1,9 +1,10 @@
-import { apiClient, rawFetch, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, rawFetch, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const PATH = '/api/advertisement/bots/validate';
 
 describe('bot validation (spec 4.9, 8)', () => {
-	const sandbox = useTestSandbox({ adCount: 10 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 10 });
 	const base = apiClient(sandbox, 'base');
 
 	test('bots with 1000+ daily users validate; fewer give the daily-users error code', async () => {

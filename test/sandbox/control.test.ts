@@ -1,8 +1,9 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, rawFetch, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, rawFetch } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 describe('HTTP control endpoints under /__sandbox/', () => {
-	const sandbox = useTestSandbox({ adCount: 40, now: '2026-03-10T12:00:00Z' });
+	const sandbox = useSandbox({ adCount: 40, now: '2026-03-10T12:00:00Z' });
 	const base = apiClient(sandbox, 'base');
 	const client = apiClient(sandbox, 'client');
 	const control = (method: string, path: string, json?: unknown) =>

@@ -1,9 +1,10 @@
 import { PLATFORM } from '../../nodes/shared/platform';
 import { Sandbox } from '../../sandbox/index';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 describe('fault injection (test control)', () => {
-	const sandbox = useTestSandbox({ adCount: 20 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 20 });
 	const base = apiClient(sandbox, 'base');
 	const objects = () => base.get('/api/report/objects');
 

@@ -1,4 +1,5 @@
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 interface Node {
 	id: string;
@@ -9,7 +10,7 @@ interface Node {
 }
 
 describe('KKTU classifier (spec 2.8, 4.10)', () => {
-	const sandbox = useTestSandbox({ adCount: 5 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 5 });
 	const client = apiClient(sandbox, 'client');
 
 	test('{ items } is a three-level tree with dotted codes and string ids', async () => {

@@ -1,5 +1,6 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const PATH = `/api/report/${PLATFORM}view`;
 const BODY = {
@@ -51,7 +52,7 @@ const LISTS = [
 const NULLABLE = ['action_type', 'button_type', 'opened'];
 
 describe('legacy report and advertised objects (spec 2.3, 4.2, 4.3)', () => {
-	const sandbox = useTestSandbox({ adCount: 150 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 150 });
 	const base = apiClient(sandbox, 'base');
 
 	test('by ad and account: every spec 2.3 field with its type, numbers not strings', async () => {

@@ -1,5 +1,6 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const PATH = `/api/v1/advertising/${PLATFORM}/upload_media`;
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 2, 3]);
@@ -24,7 +25,7 @@ function form(
 }
 
 describe('media upload (spec 2.8, 4.10, 7)', () => {
-	const sandbox = useTestSandbox({ adCount: 10 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 10 });
 	const client = apiClient(sandbox, 'client');
 	const base = apiClient(sandbox, 'base');
 	const upload = (data: FormData, account_id = '100002') =>

@@ -1,5 +1,6 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const EVENT_KEYS = [
 	'id',
@@ -15,7 +16,7 @@ const EVENT_KEYS = [
 ];
 
 describe('pixel tag events (spec 2.7, 2.8, 4.11, 7)', () => {
-	const sandbox = useTestSandbox({ adCount: 120 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 120 });
 	const client = apiClient(sandbox, 'client');
 
 	test('list: { items } with the spec 2.7 fields; ads_count counts linked ads', async () => {

@@ -1,8 +1,9 @@
 import { PLATFORM } from '../../nodes/shared/platform';
-import { apiClient, rawFetch, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, rawFetch, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 describe('addresses, paths and auth (spec 5)', () => {
-	const sandbox = useTestSandbox();
+	const sandbox = useSandbox({ now: TEST_NOW });
 	const base = apiClient(sandbox, 'base');
 	const client = apiClient(sandbox, 'client');
 

@@ -1,4 +1,5 @@
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 // Literal copies of spec 2.1 and 2.2, independent of the sandbox's own constants.
 const COMMON = [
@@ -110,7 +111,7 @@ function expectedKeys(grouping: string[]): string[] {
 }
 
 describe('statistics rows and columns (spec 2.1, 2.2)', () => {
-	const sandbox = useTestSandbox({ adCount: 300 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 300 });
 	const base = apiClient(sandbox, 'base');
 
 	test('columns list every spec 2.1 column in order with its type, whatever the grouping', async () => {

@@ -1,4 +1,5 @@
-import { apiClient, useTestSandbox } from '../support/sandboxClient';
+import { apiClient, TEST_NOW } from '../support/sandboxClient';
+import { useSandbox } from '../support/useSandbox';
 
 const BODY = {
 	period_from: '2026-02-01',
@@ -8,7 +9,7 @@ const BODY = {
 };
 
 describe('statistics paging (spec 4.1 rules 3-4, spec 8)', () => {
-	const sandbox = useTestSandbox({ adCount: 300 });
+	const sandbox = useSandbox({ now: TEST_NOW, adCount: 300 });
 	const base = apiClient(sandbox, 'base');
 	const page = (json: unknown) => base.post('/api/v1/stats/page', { json });
 

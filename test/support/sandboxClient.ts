@@ -1,5 +1,4 @@
-import { Sandbox } from '../../sandbox/index';
-import type { SandboxOptions } from '../../sandbox/types';
+import type { Sandbox } from '../../sandbox';
 
 /** The instant the sandbox tests freeze the clock at. */
 export const TEST_NOW = '2026-03-10T12:34:00Z';
@@ -15,20 +14,6 @@ export interface ApiResponse<T = any> {
 }
 
 /** Starts one sandbox per test file; the getter throws if used before beforeAll ran. */
-export function useTestSandbox(options: SandboxOptions = {}): () => Sandbox {
-	let sandbox: Sandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await Sandbox.start({ now: TEST_NOW, ...options });
-	});
-	afterAll(async () => {
-		await sandbox?.stop();
-	});
-	return () => {
-		if (!sandbox) throw new Error('sandbox not started');
-		return sandbox;
-	};
-}
-
 async function toResponse(response: Response): Promise<ApiResponse> {
 	const text = await response.text();
 	let body: unknown;
