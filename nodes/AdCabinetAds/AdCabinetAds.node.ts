@@ -5,6 +5,8 @@ import { getAudiences, getPixelEvents } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchAds } from './methods/searchAds';
 import { adDescription } from './resources/ad';
+import { toolDescriptionFields } from '../shared/toolDescription';
+import { AD_TOOL_TEXTS } from './toolTexts';
 
 export class AdCabinetAds implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,6 +36,7 @@ export class AdCabinetAds implements INodeType {
 				default: 'ad',
 				options: [{ name: 'Ad', value: 'ad' }],
 			},
+			...toolDescriptionFields('ad', AD_TOOL_TEXTS),
 			...adDescription,
 		],
 	};

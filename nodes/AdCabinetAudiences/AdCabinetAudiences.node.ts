@@ -3,6 +3,8 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { audienceDescription } from './resources/audience';
 import { executeAudienceCreate } from './resources/audience/create';
+import { toolDescriptionFields } from '../shared/toolDescription';
+import { AUDIENCE_TOOL_TEXTS } from './toolTexts';
 
 export class AdCabinetAudiences implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,6 +34,7 @@ export class AdCabinetAudiences implements INodeType {
 				default: 'audience',
 				options: [{ name: 'Audience', value: 'audience' }],
 			},
+			...toolDescriptionFields('audience', AUDIENCE_TOOL_TEXTS),
 			...audienceDescription,
 		],
 	};

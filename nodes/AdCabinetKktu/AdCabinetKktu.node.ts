@@ -2,6 +2,8 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { categoryDescription } from './resources/category';
+import { toolDescriptionFields } from '../shared/toolDescription';
+import { CATEGORY_TOOL_TEXTS } from './toolTexts';
 
 export class AdCabinetKktu implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,6 +33,7 @@ export class AdCabinetKktu implements INodeType {
 				default: 'category',
 				options: [{ name: 'Category', value: 'category' }],
 			},
+			...toolDescriptionFields('category', CATEGORY_TOOL_TEXTS),
 			...categoryDescription,
 		],
 	};

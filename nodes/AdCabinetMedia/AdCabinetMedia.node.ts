@@ -3,6 +3,8 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { mediaDescription } from './resources/media';
 import { executeMediaUpload } from './resources/media/upload';
+import { toolDescriptionFields } from '../shared/toolDescription';
+import { MEDIA_TOOL_TEXTS } from './toolTexts';
 
 export class AdCabinetMedia implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,6 +32,7 @@ export class AdCabinetMedia implements INodeType {
 				default: 'media',
 				options: [{ name: 'Media', value: 'media' }],
 			},
+			...toolDescriptionFields('media', MEDIA_TOOL_TEXTS),
 			...mediaDescription,
 		],
 	};

@@ -4,6 +4,8 @@ import { getPixelEventTypes } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchPixelEvents } from './methods/searchPixelEvents';
 import { pixelEventDescription } from './resources/pixelEvent';
+import { toolDescriptionFields } from '../shared/toolDescription';
+import { PIXEL_EVENT_TOOL_TEXTS } from './toolTexts';
 
 export class AdCabinetPixelEvents implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,6 +35,7 @@ export class AdCabinetPixelEvents implements INodeType {
 				default: 'pixelEvent',
 				options: [{ name: 'Pixel Event', value: 'pixelEvent' }],
 			},
+			...toolDescriptionFields('pixelEvent', PIXEL_EVENT_TOOL_TEXTS),
 			...pixelEventDescription,
 		],
 	};

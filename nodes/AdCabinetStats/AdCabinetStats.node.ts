@@ -6,6 +6,8 @@ import { advertisedObjectDescription } from './resources/advertisedObject';
 import { legacyReportDescription } from './resources/legacyReport';
 import { statisticDescription } from './resources/statistic';
 import { executeStatisticGetAll } from './resources/statistic/getAll';
+import { toolDescriptionFields } from '../shared/toolDescription';
+import { STATISTIC_TOOL_TEXTS, LEGACY_REPORT_TOOL_TEXTS, ADVERTISED_OBJECT_TOOL_TEXTS } from './toolTexts';
 
 export class AdCabinetStats implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,6 +41,9 @@ export class AdCabinetStats implements INodeType {
 					{ name: 'Statistic', value: 'statistic' },
 				],
 			},
+			...toolDescriptionFields('statistic', STATISTIC_TOOL_TEXTS),
+			...toolDescriptionFields('legacyReport', LEGACY_REPORT_TOOL_TEXTS),
+			...toolDescriptionFields('advertisedObject', ADVERTISED_OBJECT_TOOL_TEXTS),
 			...statisticDescription,
 			...legacyReportDescription,
 			...advertisedObjectDescription,

@@ -207,7 +207,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 					throw invalidInput(
 						node,
 						'Start Date',
-						`with the unit "${unit}" data exists only for the last ${FINE_UNIT_HISTORY_DAYS} days (spec 4.1), so it must not be before ${new Date(oldestAvailable).toISOString()}`,
+						`with the unit "${unit}" data exists only for the last ${FINE_UNIT_HISTORY_DAYS} days, so it must not be before ${new Date(oldestAvailable).toISOString()}`,
 						0,
 						raw,
 					);

@@ -1,8 +1,8 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 /**
- * The one shape of every input error: the field as the user sees it, the rule it broke, and what was
- * given. Raised before any request is sent.
+ * The one shape of every input error: the field as the user sees it, the rule it broke, what was
+ * given, and that nothing was sent (so correcting and repeating is safe). Raised before any request.
  */
 export function invalidInput(
 	node: INode,
@@ -15,9 +15,11 @@ export function invalidInput(
 		given === undefined
 			? ''
 			: ` (got ${typeof given === 'string' ? `"${given.length > 80 ? `${given.slice(0, 80)}…` : given}"` : JSON.stringify(given)})`;
-	return new NodeOperationError(node, `${field}: ${rule}${shown}`, {
+	const sentence = `${field}: ${rule}${shown}`;
+	const message = `${/[.!?…]$/.test(sentence) ? sentence : `${sentence}.`} Nothing was sent to the API.`;
+	return new NodeOperationError(node, message, {
 		itemIndex,
-		description: `Fix "${field}" and run again. Nothing was sent to the API.`,
+		description: `Fix "${field}" and run again.`,
 	});
 }
 

@@ -56,7 +56,7 @@ function checkFieldNamesAndTypes(
 			errors.add(
 				field,
 				mode === 'edit' && field in CREATE_FIELDS
-					? `cannot be changed when editing an ad (spec 4.8); editable fields: ${Object.keys(EDIT_FIELDS).join(', ')}`
+					? `cannot be changed when editing an ad; editable fields: ${Object.keys(EDIT_FIELDS).join(', ')}`
 					: `unknown field; allowed fields: ${Object.keys(allowed).join(', ')}`,
 			);
 			continue;
@@ -64,7 +64,7 @@ function checkFieldNamesAndTypes(
 		if (field === EVENT_FIELD && Array.isArray(value)) {
 			errors.add(
 				field,
-				'only one pixel event id is allowed per ad (spec 4.6); send a single string, not an array',
+				'only one pixel event id is allowed per ad; send a single string, not an array',
 			);
 			continue;
 		}
@@ -84,13 +84,13 @@ function checkSchedule(value: unknown, errors: FieldErrors): void {
 		if (!WEEKDAYS.includes(day)) {
 			errors.add(
 				'schedule',
-				`unknown key "${day}"; allowed keys: ${WEEKDAYS.join(', ')} (spec 2.6)`,
+				`unknown key "${day}"; allowed keys: ${WEEKDAYS.join(', ')}`,
 			);
 		} else if (
 			!Array.isArray(hours) ||
 			hours.some((h) => !Number.isInteger(h) || h < 0 || h > 23)
 		) {
-			errors.add(`schedule.${day}`, 'must be an array of integer hours from 0 to 23 (spec 2.6)');
+			errors.add(`schedule.${day}`, 'must be an array of integer hours from 0 to 23');
 		}
 	}
 }
@@ -103,7 +103,7 @@ function checkKktu(
 ): void {
 	const ids = body.kktu_ids as string[] | undefined;
 	if (ids !== undefined && ids.length > 1) {
-		errors.add('kktu_ids', `exactly one KKTU id is allowed per ad (spec 4.10), got ${ids.length}`);
+		errors.add('kktu_ids', `exactly one KKTU id is allowed per ad, got ${ids.length}`);
 		return;
 	}
 	if (ids !== undefined && ids.length === 1) {
@@ -117,7 +117,7 @@ function checkKktu(
 			const code = ctx.data.kktuNode(ids[0])?.code ?? '?';
 			errors.add(
 				'kktu_ids',
-				`KKTU id "${ids[0]}" is a level-${level} node (code ${code}); only third-level nodes (codes like 1.1.1) may be used (spec 4.10)`,
+				`KKTU id "${ids[0]}" is a level-${level} node (code ${code}); only third-level nodes (codes like 1.1.1) may be used`,
 			);
 		}
 		return;
@@ -126,7 +126,7 @@ function checkKktu(
 	if (cabinet.automaticLabelling && !keepsExisting) {
 		errors.add(
 			'kktu_ids',
-			`is required: cabinet ${cabinet.account_id} (${cabinet.name}) uses automatic labelling, so an ad needs exactly one third-level KKTU id (spec 4.6)`,
+			`is required: cabinet ${cabinet.account_id} (${cabinet.name}) uses automatic labelling, so an ad needs exactly one third-level KKTU id`,
 		);
 	}
 }
@@ -194,7 +194,7 @@ function checkAudiences(
 		if (cabinet.geolocation !== 'UZ') {
 			errors.add(
 				field,
-				'audiences are available only for cabinets whose geolocation is Uzbekistan (spec 4.12)',
+				'audiences are available only for cabinets whose geolocation is Uzbekistan',
 			);
 			continue;
 		}

@@ -337,9 +337,12 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 		);
 		expect(error?.httpCode).toBe('400');
 		expect(error?.message).toContain('kktu_ids');
-		expect(error?.description).toContain('This cabinet uses automatic labelling');
-		expect(error?.description).toContain('"KKTU Category"');
-		expect(error?.description).toContain('was not retried automatically');
+		// The API names the field in its detail and in its field map: quoted once.
+		expect(error?.message.split('kktu_ids: is required').length).toBe(2);
+		expect(error?.message).toContain('The cabinet needs a KKTU category');
+		expect(error?.message).toContain('"KKTU Category"');
+		expect(error?.message).toContain('The API refused it, so nothing was changed and sending it again after the fix is safe.');
+		expect(error?.message).not.toContain('may have taken effect');
 		expect(apiRequests(sandbox()).filter((r) => r.method === 'POST')).toHaveLength(1);
 	});
 

@@ -157,7 +157,7 @@ describe('Ad Cabinet Ads → Get Many and Get', () => {
 			adId: { __rl: true, mode: 'id', value: '99999999' },
 		});
 		expect(missing.error?.httpCode).toBe('404');
-		expect(missing.error?.description).toContain('Ad 99999999 was not found');
+		expect(missing.error?.message).toContain('Ad 99999999 was not found');
 		sandbox().clearLog();
 		// A typed 'abc' is stopped by the locator's own check in the editor; one from an expression reaches the node.
 		const bad = await run({

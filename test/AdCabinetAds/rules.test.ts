@@ -27,7 +27,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		const { error, items } = await run(parameters);
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(message);
-		expect(error?.description).toContain('Nothing was sent to the API');
+		expect(error?.message).toContain('Nothing was sent to the API');
 		const sent = apiRequests(sandbox()).map((r) => `${r.method} ${r.path}`);
 		expect(sent).toEqual(allowKktuRead ? ['GET /api/kktu'] : []);
 	}
@@ -44,7 +44,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		const [leaf, leaf2] = sandbox().data.kktuIdsAtLevel(3);
 		await expectRefused(
 			minimalCreate({ kktu: locator(`${leaf}, ${leaf2}`) }),
-			/^KKTU Category: exactly one KKTU category per ad \(spec 4\.10\)/,
+			/^KKTU Category: exactly one KKTU category per ad/,
 		);
 		await expectRefused(
 			minimalCreate({ kktu: locator(`={{ ["${leaf}", "${leaf2}"] }}`) }),
@@ -85,7 +85,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 	test('pixel event: at most one id (spec 4.6)', async () => {
 		await expectRefused(
 			minimalCreate({ tracking: { pixelEvent: '={{ "7700013, 7700026" }}' } }),
-			/^Pixel Event Name or ID: only one pixel event per ad \(spec 4\.6\)/,
+			/^Pixel Event Name or ID: only one pixel event per ad/,
 		);
 		await expectRefused(
 			update({ pixelEvent: '={{ ["7700013", "7700026"] }}' }),
@@ -97,7 +97,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		for (const link of ['https://t.me/+Qx7PrivUzClub', 'https://t.me/joinchat/AAAAAEdeInsider']) {
 			await expectRefused(
 				minimalCreate({ promoteUrl: link }),
-				/^Ad Object: is required when Promote URL is a channel invite link \(spec 4\.6\)/,
+				/^Ad Object: is required when Promote URL is a channel invite link/,
 			);
 		}
 	});
@@ -108,7 +108,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		});
 		await expectRefused(
 			minimalCreate(days([{ day: 'mon', hours: '={{ [9, 24] }}' }])),
-			/^Schedule: mon: hours must be whole numbers from 0 to 23 \(spec 2\.6\), got 24/,
+			/^Schedule: mon: hours must be whole numbers from 0 to 23, got 24/,
 		);
 		await expectRefused(
 			minimalCreate(days([{ day: 'funday', hours: [9] }])),
@@ -224,7 +224,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		});
 		expect(items.map((item) => [item.json.error ?? item.json.cpm, item.pairedItem])).toEqual([
 			[2, { item: 0 }],
-			['CPM: must be a number greater than 0 (got 0)', { item: 1 }],
+			['CPM: must be a number greater than 0 (got 0). Nothing was sent to the API.', { item: 1 }],
 			[3, { item: 2 }],
 		]);
 		expect(apiRequests(sandbox()).filter((r) => r.method === 'POST')).toHaveLength(2);
@@ -233,6 +233,6 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 	test(`the detail the API gives for a refused field names the node's field`, async () => {
 		const { error } = await run(minimalCreate({ websiteButton: { mediaToken: 'never-uploaded' } }));
 		expect(error?.httpCode).toBe('400');
-		expect(error?.description).toContain('media_token (Media Token)');
+		expect(error?.message).toContain('media_token (Media Token)');
 	});
 });

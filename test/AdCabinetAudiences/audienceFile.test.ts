@@ -64,7 +64,7 @@ describe('audience file builder', () => {
 		expect(build.report).toMatchObject({ valid: 1000, invalid: 9 });
 		expect(build.report.invalidExamples).toEqual(['abc', '12345', '+7 999 123-45-67', '9989012345678', '998 90 12x 45 67']);
 		expect(build.problem?.message).toBe(
-			'every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters (spec 4.12); found 1,000 valid unique entries, 9 invalid entries (first: "abc", "12345", "+7 999 123-45-67", "9989012345678", "998 90 12x 45 67"), 0 duplicates removed',
+			'every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 1,000 valid unique entries, 9 invalid entries (first: "abc", "12345", "+7 999 123-45-67", "9989012345678", "998 90 12x 45 67"), 0 duplicates removed',
 		);
 	});
 
@@ -79,7 +79,7 @@ describe('audience file builder', () => {
 		const build = buildAudienceFromValues(values, { hash: true });
 		expect(build.problem?.rule).toBe('tooFew');
 		expect(build.problem?.message).toBe(
-			'an audience needs at least 1,000 numbers after normalization and duplicate removal (spec 4.12); found 999 valid unique entries, 0 invalid entries, 300 duplicates removed',
+			'an audience needs at least 1,000 numbers after normalization and duplicate removal; found 999 valid unique entries, 0 invalid entries, 300 duplicates removed',
 		);
 		expect(buildAudienceFromValues(numbers(1000), { hash: true }).problem).toBeUndefined();
 	});
@@ -91,7 +91,7 @@ describe('audience file builder', () => {
 		expect(hashed.report.fileBytes).toBeGreaterThan(AUDIENCE_MAX_BYTES);
 		expect(hashed.problem?.rule).toBe('tooLarge');
 		expect(hashed.problem?.message).toContain(
-			'the audience file may be at most 10 MB (10,485,760 bytes, spec 4.12); 161,320 entries as SHA-256 hashes make 10,485,799 bytes.',
+			'the audience file may be at most 10 MB (10,485,760 bytes); 161,320 entries as SHA-256 hashes make 10,485,799 bytes.',
 		);
 		const raw = buildAudienceFromValues(values, { hash: false });
 		expect(raw.problem).toBeUndefined();

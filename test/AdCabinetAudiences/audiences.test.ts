@@ -127,22 +127,22 @@ describe('Ad Cabinet Audiences', () => {
 		[
 			'fewer than 1,000 numbers after normalization and duplicate removal',
 			() => [...numbers(999), '+998 93 000-00-01'].map((phone) => ({ phone })),
-			'Phone Field: an audience needs at least 1,000 numbers after normalization and duplicate removal (spec 4.12); found 999 valid unique entries, 0 invalid entries, 1 duplicate removed',
+			'Phone Field: an audience needs at least 1,000 numbers after normalization and duplicate removal; found 999 valid unique entries, 0 invalid entries, 1 duplicate removed',
 		],
 		[
 			'entries that are neither 998 numbers nor SHA-256 hashes',
 			() => [...numbers(1000), 'n/a', '+7 999 123-45-67', '99893123'].map((phone) => ({ phone })),
-			'Phone Field: every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters (spec 4.12); found 1,000 valid unique entries, 3 invalid entries (first: "n/a", "+7 999 123-45-67", "99893123"), 0 duplicates removed',
+			'Phone Field: every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 1,000 valid unique entries, 3 invalid entries (first: "n/a", "+7 999 123-45-67", "99893123"), 0 duplicates removed',
 		],
 		[
 			'raw numbers mixed with hashes',
 			() => [...numbers(1000), sha('998930000001')].map((phone) => ({ phone })),
-			'Phone Field: entries must be all phone numbers or all SHA-256 hashes, not a mix (spec 4.12); found 1,000 phone numbers and 1 hash',
+			'Phone Field: entries must be all phone numbers or all SHA-256 hashes, not a mix; found 1,000 phone numbers and 1 hash',
 		],
 		[
 			'a file over 10 MB',
 			() => numbers(161_400).map((phone) => ({ phone })),
-			'Phone Field: the audience file may be at most 10 MB (10,485,760 bytes, spec 4.12); 161,400 entries as SHA-256 hashes make 10,490,999 bytes.',
+			'Phone Field: the audience file may be at most 10 MB (10,485,760 bytes); 161,400 entries as SHA-256 hashes make 10,490,999 bytes.',
 		],
 		[
 			'a field no item has',
@@ -163,8 +163,8 @@ describe('Ad Cabinet Audiences', () => {
 		const { error } = await run(fromItems({ accountId: DE_CABINET }), rows);
 		expect(error?.httpCode).toBe('403');
 		expect(error?.message).toContain('Audiences are available only for cabinets whose geolocation is Uzbekistan');
-		expect(error?.description).toContain('phone-number audiences are available only for cabinets whose geolocation is Uzbekistan');
-		expect(error?.description).toContain(DE_CABINET);
+		expect(error?.message).toContain('phone-number audiences are available only for cabinets whose geolocation is Uzbekistan');
+		expect(error?.message).toContain(DE_CABINET);
 		expect(apiRequests(sandbox())).toHaveLength(1);
 	});
 
@@ -186,6 +186,6 @@ describe('Ad Cabinet Audiences', () => {
 		const two = await run({ resource: 'audience', operation: 'getAll', accountId: UZ_CABINET, returnAll: false, limit: 2 });
 		expect(two.items).toHaveLength(2);
 		const de = await run({ resource: 'audience', operation: 'getAll', accountId: DE_CABINET });
-		expect(de.error?.description).toContain('only for cabinets whose geolocation is Uzbekistan');
+		expect(de.error?.message).toContain('only for cabinets whose geolocation is Uzbekistan');
 	});
 });

@@ -111,7 +111,7 @@ describe('Ad Cabinet KKTU', () => {
 			parameters: getMany({ returnAll: false, limit: 0 }),
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(refused.error?.message).toBe('Limit: must be a whole number of at least 1 (got 0)');
+		expect(refused.error?.message).toBe('Limit: must be a whole number of at least 1 (got 0). Nothing was sent to the API.');
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 

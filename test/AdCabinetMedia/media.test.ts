@@ -94,7 +94,7 @@ describe('Ad Cabinet Media: Upload', () => {
 		expect(items).toHaveLength(0);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe(
-			'The Ad Cabinet API refused the media file: Unsupported file format: upload a JPEG, PNG, GIF or WebP image or an MP4 video.',
+			'The Ad Cabinet API refused the media file: Unsupported file format: upload a JPEG, PNG, GIF or WebP image or an MP4 video. Nothing was stored, so uploading a corrected file is safe.',
 		);
 		expect(error?.description).toContain('instead of a media token');
 		expect(apiRequests(sandbox())).toHaveLength(1);
@@ -125,7 +125,7 @@ describe('Ad Cabinet Media: Upload', () => {
 			input: [fileItem(PNG, 'image/png', 'banner.png')],
 		});
 		expect(error?.message).toBe(
-			'Input Binary Field: the input item has no binary field with this name; it has: data (got "image")',
+			'Input Binary Field: the input item has no binary field with this name; it has: data (got "image"). Nothing was sent to the API.',
 		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
@@ -137,7 +137,7 @@ describe('Ad Cabinet Media: Upload', () => {
 			credentials: credentialsFor(sandbox()),
 			input: [fileItem(PNG, 'image/png', 'banner.png')],
 		});
-		expect(error?.message).toBe('Cabinet ID: is required');
+		expect(error?.message).toBe('Cabinet ID: is required. Nothing was sent to the API.');
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
@@ -149,7 +149,7 @@ describe('Ad Cabinet Media: Upload', () => {
 			input: [fileItem(PNG, 'image/png', 'banner.png')],
 		});
 		expect(error?.httpCode).toBe('403');
-		expect(error?.description).toContain(`no permission on cabinet ${NO_ACCESS_CABINET}`);
+		expect(error?.message).toContain(`no permission on cabinet ${NO_ACCESS_CABINET}`);
 		expect(apiRequests(sandbox())).toHaveLength(1);
 	});
 
@@ -162,7 +162,7 @@ describe('Ad Cabinet Media: Upload', () => {
 			input: [fileItem(PNG, 'image/png', 'banner.png')],
 		});
 		expect(error?.httpCode).toBe('503');
-		expect(error?.description).toContain('was not retried automatically');
+		expect(error?.message).toContain('This write was not retried and may have taken effect');
 		expect(apiRequests(sandbox())).toHaveLength(1);
 	});
 });

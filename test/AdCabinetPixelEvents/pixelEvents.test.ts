@@ -60,8 +60,10 @@ describe('Ad Cabinet Pixel Events', () => {
 
 		const again = await run(params('delete', { accountId: CABINET, eventId: byId(id) }));
 		expect(again.error?.httpCode).toBe('404');
-		expect(again.error?.message).toBe(`The Ad Cabinet API answered 404: Pixel event ${id} not found in account ${CABINET}.`);
-		expect(again.error?.description).toContain(`Event ${id} or cabinet ${CABINET} was not found`);
+		expect(again.error?.message).toBe(
+			`The Ad Cabinet API refused the request with 404: Pixel event ${id} not found in account ${CABINET}. Event ${id} or cabinet ${CABINET} was not found. The event may already have been deleted; pick it from the list, or check both IDs. The API refused it, so nothing was changed and sending it again after the fix is safe.`,
+		);
+		expect(again.error?.message).toContain(`Event ${id} or cabinet ${CABINET} was not found`);
 	});
 
 	test('Get Many honours Limit; Get Base Code returns the cabinet\'s pixel code', async () => {
@@ -99,21 +101,21 @@ describe('Ad Cabinet Pixel Events', () => {
 	test('403: no permission on the cabinet is explained, naming it', async () => {
 		const { error } = await run(params('create', { accountId: NO_ACCESS_CABINET, title: 'Lead', type: 'custom' }));
 		expect(error?.httpCode).toBe('403');
-		expect(error?.description).toContain(`The access token has no permission on cabinet ${NO_ACCESS_CABINET}`);
-		expect(error?.description).toContain('was not retried automatically');
+		expect(error?.message).toContain(`The access token has no permission on cabinet ${NO_ACCESS_CABINET}`);
+		expect(error?.message).toContain('The API refused it, so nothing was changed and sending it again after the fix is safe.');
 	});
 
 	test('404 on rename names the event and the cabinet', async () => {
 		const { error } = await run(params('rename', { accountId: CABINET, eventId: byId('99999'), newTitle: 'x' }));
 		expect(error?.httpCode).toBe('404');
-		expect(error?.description).toContain(`Event 99999 was not found in cabinet ${CABINET}`);
+		expect(error?.message).toContain(`Event 99999 was not found in cabinet ${CABINET}`);
 	});
 
 	test('422: an unsupported type lists the valid types', async () => {
 		const { error } = await run(params('create', { accountId: CABINET, title: 'Signup', type: 'signup' }));
 		expect(error?.httpCode).toBe('422');
 		expect(error?.message).toContain('Unsupported event type "signup"');
-		expect(error?.description).toContain('The event type "signup" is not supported. Valid types: page_view, purchase, custom');
+		expect(error?.message).toContain('The event type "signup" is not supported. Valid types: page_view, purchase, custom');
 	});
 
 	test('writes are not retried: a 503 on create reaches the API once', async () => {
@@ -141,7 +143,7 @@ describe('Ad Cabinet Pixel Events', () => {
 		['a Limit of 0', params('getAll', { accountId: CABINET, returnAll: false, limit: 0 }), 'Limit: must be a whole number of at least 1 (got 0)'],
 	])('%s is refused, naming the field and the rule, before any request', async (_field, parameters, message) => {
 		const { error } = await run(parameters);
-		expect(error?.message).toBe(message);
+		expect(error?.message).toBe(`${message}. Nothing was sent to the API.`);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
@@ -150,7 +152,7 @@ describe('Ad Cabinet Pixel Events', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({ httpCode: '404' });
-		expect(items[0].json.description).toContain('Event 424242');
+		expect(items[0].json.error).toContain('Event 424242');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 });
@@ -176,9 +178,8 @@ describe('Ad Cabinet Pixel Events: 400 from the API', () => {
 			credentials: { accessToken: 'stub-token', baseUrl: url, clientApiUrl: url },
 		});
 		expect(error?.httpCode).toBe('400');
-		expect(error?.message).toBe('The Ad Cabinet API answered 400: Invalid data (title: is too long; type: is required)');
-		expect(error?.description).toContain(
-			'invalid data or missing required fields. Fields the API named: title (Title), type (Type).',
+		expect(error?.message).toBe(
+			'The Ad Cabinet API refused the request with 400: Invalid data (title: is too long; type: is required). Fix the fields it named: title (Title), type (Type). Check Cabinet ID, Title and Type. The API refused it, so nothing was changed and sending it again after the fix is safe.',
 		);
 	});
 });

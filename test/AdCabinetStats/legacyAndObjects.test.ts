@@ -69,7 +69,7 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 			const { error } = await run(legacy());
 			expect(error?.httpCode).toBe('410');
 			// today is after 28.02.2026, so the node's notice explains the failure
-			expect(error?.description).toContain(notice?.displayName);
+			expect(error?.message).toContain(notice?.displayName);
 		} finally {
 			sandbox().data.legacyReportDisabled = false;
 		}

@@ -85,8 +85,8 @@ describe('shared transport', () => {
 		expect(error).toBeDefined();
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('401');
-		expect(error?.message).toMatch(/^The Ad Cabinet API answered 401: /);
-		expect(error?.description).toContain('access token is invalid or expired');
+		expect(error?.message).toMatch(/^The Ad Cabinet API refused the access token \(401: /);
+		expect(error?.message).toContain('Open the Ad Cabinet API credential and update the Access Token');
 		const everything = JSON.stringify({ message: error?.message, description: error?.description, error });
 		expect(everything).not.toContain('expired-token-zz91');
 		expect(everything).not.toContain(TOKEN);
@@ -96,7 +96,7 @@ describe('shared transport', () => {
 		sandbox().faults.set({ rate: 1, kinds: ['500'] });
 		const { error } = await runNode({ type: 'adCabinetStats', parameters: objects, credentials: credentialsFor(sandbox()) });
 		expect(error?.httpCode).toBe('500');
-		expect(error?.description).toContain('Failed after 5 attempts');
+		expect(error?.message).toContain('It failed 5 times; it only reads data, so running it again later is safe.');
 		expect(apiRequests(sandbox())).toHaveLength(5);
 	});
 
@@ -111,7 +111,7 @@ describe('shared transport', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(items[0].json.error).toMatch(/answered 401/);
+		expect(items[0].json.error).toMatch(/refused the access token \(401/);
 		expect(items[0].json.httpCode).toBe('401');
 	});
 });

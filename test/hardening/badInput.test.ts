@@ -123,7 +123,7 @@ export const BAD_INPUTS: BadInput[] = [
 	{ name: 'credential: a Client API URL with a space', type: 'adCabinetKktu', parameters: { resource: 'category', operation: 'getTree' }, credentials: { clientApiUrl: 'http://client api.example.com' }, message: /^Client API URL \(Ad Cabinet API credential\): must be an http:\/\/ or https:\/\/ address/ },
 	// Binary input
 	{ name: 'media: no binary field of that name', type: 'adCabinetMedia', parameters: media({ binaryPropertyName: 'image' }), input: [file(PNG, 'image/png', 'a.png')], message: /^Input Binary Field: the input item has no binary field with this name; it has: data/ },
-	{ name: 'media: a text file', type: 'adCabinetMedia', parameters: media(), input: [file('hello', 'text/plain', 'a.txt')], message: /^Input Binary Field: must hold an image or a video/ },
+	{ name: 'media: a text file', type: 'adCabinetMedia', parameters: media(), input: [file('hello', 'text/plain', 'a.txt')], message: /^Input Binary Field: must hold a JPEG, PNG, GIF or WebP image or an MP4 video/ },
 	{ name: 'media: an empty file', type: 'adCabinetMedia', parameters: media(), input: [file(Buffer.alloc(0), 'image/png', 'a.png')], message: /^Input Binary Field: the file is empty/ },
 	{ name: 'media: an empty Cabinet ID', type: 'adCabinetMedia', parameters: media({ accountId: '={{ "" }}' }), input: [file(PNG, 'image/png', 'a.png')], message: /^Cabinet ID: is required/ },
 	{ name: 'audiences: a PNG as the audience file', type: 'adCabinetAudiences', parameters: audience({ source: 'binary', binaryPropertyName: 'data' }), input: [file(PNG, 'image/png', 'list.png')], message: /^Input Binary Field: must be a CSV or txt file/ },
@@ -173,7 +173,7 @@ describe('bad input is refused before any request, naming the field and the rule
 		}
 		expect(inputErrorClass(error)).toBe('NodeOperationError');
 		expect(error?.message).toMatch(bad.message);
-		expect(error?.description).toContain('Nothing was sent to the API');
+		expect(error?.message).toContain('Nothing was sent to the API');
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 });

@@ -50,14 +50,14 @@ export const CASES: FailingSecondItem[] = [
 		type: 'adCabinetPixelEvents',
 		parameters: { resource: 'pixelEvent', operation: 'getAll', accountId: '={{ $json.cabinet }}', returnAll: true },
 		input: [{ cabinet: '100002' }, { cabinet: '100004' }],
-		error: /answered 403/,
+		error: /refused the request with 403/,
 	},
 	{
 		name: 'Audiences → Get Many (403 on the second cabinet)',
 		type: 'adCabinetAudiences',
 		parameters: { resource: 'audience', operation: 'getAll', accountId: '={{ $json.cabinet }}', returnAll: true },
 		input: [{ cabinet: '100001' }, { cabinet: '100004' }],
-		error: /answered 403/,
+		error: /refused the request with 403/,
 	},
 	{
 		name: 'Audiences → Create from a binary file',
@@ -71,7 +71,7 @@ export const CASES: FailingSecondItem[] = [
 		type: 'adCabinetMedia',
 		parameters: { resource: 'media', operation: 'upload', accountId: '100001', binaryPropertyName: 'data' },
 		input: [binary(PNG, 'image/png', 'ok.png'), binary('text', 'text/plain', 'no.txt')],
-		error: /^Input Binary Field: must hold an image or a video/,
+		error: /^Input Binary Field: must hold a JPEG, PNG, GIF or WebP image or an MP4 video/,
 	},
 	...AD_CONTINUE_ON_FAIL,
 ];

@@ -82,9 +82,9 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		});
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('503');
-		expect(error?.message).toMatch(/^The Ad Cabinet API answered 503/);
-		expect(error?.description).toContain('temporarily unavailable. Try again later.');
-		expect(error?.description).toContain('Failed after 5 attempts');
+		expect(error?.message).toMatch(/^The Ad Cabinet API failed with 503/);
+		expect(error?.message).toContain('temporarily unavailable: try again later.');
+		expect(error?.message).toContain('It failed 5 times; it only reads data, so running it again later is safe.');
 	});
 
 	test(`trigger: ${SOAK ? '1,000' : '150'} polls over 3 simulated days at 10% faults lose no row and repeat none`, async () => {
@@ -165,7 +165,7 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 			const { error } = await runNode({ type: write.type, parameters: write.parameters, credentials: credentialsFor(sandbox()), input: write.input });
 			expect(apiRequests(sandbox())).toHaveLength(1);
 			expect(error?.name).toBe('NodeApiError');
-			expect(error?.description).toContain('was not retried automatically: it may have reached the API before failing');
+			expect(error?.message).toContain('This write was not retried and may have taken effect: check the record before sending it again.');
 		},
 	);
 
@@ -173,6 +173,6 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		sandbox().faults.onNth(1, '429');
 		const { error } = await runNode({ type: write.type, parameters: write.parameters, credentials: credentialsFor(sandbox()), input: write.input });
 		expect(apiRequests(sandbox())).toHaveLength(1);
-		expect(error?.description).toContain('The API did not process this request, so it is safe to run it again.');
+		expect(error?.message).toContain('The API did not process it, so sending it again later is safe.');
 	});
 });

@@ -21,6 +21,6 @@ export const AD_CONTINUE_ON_FAIL: FailingSecondItem[] = [
 			adId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 		},
 		input: [{ id: '10001' }, { id: '99999999' }],
-		error: /answered 404/,
+		error: /refused the request with 404/,
 	},
 ];

@@ -59,8 +59,9 @@ export async function fetchStats(
 		})) as StatsPage | undefined;
 		if (!page || !Array.isArray(page.rows)) {
 			throw new NodeApiError(this.getNode(), { page: result.pages + 1 }, {
-				message: 'The statistics answer has no "rows" array',
-				description: 'The API answered POST /api/v1/stats/page with an unexpected shape (spec 2.1).',
+				message:
+					'The statistics answer has no "rows" array, so it is not a statistics page. It only reads data, so running it again is safe.',
+				description: 'The API answered POST /api/v1/stats/page with an unexpected shape.',
 				itemIndex: options.itemIndex,
 			});
 		}
@@ -80,8 +81,8 @@ export async function fetchStats(
 		}
 		if (seen.has(cursor)) {
 			throw new NodeApiError(this.getNode(), { page: result.pages }, {
-				message: 'The statistics API returned the same cursor twice',
-				description: 'Stopped to avoid an endless loop. Try again, or narrow the period.',
+				message:
+					'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period; it only reads data, so that is safe.',
 				itemIndex: options.itemIndex,
 			});
 		}

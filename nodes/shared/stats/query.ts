@@ -97,7 +97,7 @@ export function checkStatsQuery(node: INode, query: StatsQuery, bounds: QueryBou
 			throw invalidInput(
 				node,
 				names.from,
-				`with the unit "${query.period_grouping_unit}" the period may span at most ${FINE_UNIT_MAX_SPAN_DAYS} days (spec 4.1); this one spans ${(span / DAY_MS).toFixed(1)} days`,
+				`with the unit "${query.period_grouping_unit}" the period may span at most ${FINE_UNIT_MAX_SPAN_DAYS} days; this one spans ${(span / DAY_MS).toFixed(1)} days: shorten the period or use the unit day`,
 				itemIndex,
 			);
 		}

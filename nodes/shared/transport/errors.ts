@@ -1,28 +1,38 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 import { apiMessage, failureSummary, provedNotProcessed, type Failure } from './failure';
 
-/** What each status means for the person running the workflow (the spec shows no error catalogue). */
-const STATUS_HINTS: Record<number, string> = {
-	400: 'The API refused the request as invalid. The message above says which field and rule.',
-	401: 'The access token is invalid or expired. Open the Ad Cabinet API credential and update the Access Token.',
-	403: 'The access token has no permission on this cabinet (account). Check the cabinet ID, or ask the cabinet owner for access.',
-	404: 'Not found. Check that the ID exists and belongs to this cabinet.',
-	409: 'The record changed or already exists on the API side.',
-	410: 'This endpoint has been disabled by the API.',
-	413: 'The file or request is larger than the API accepts.',
-	422: 'The API does not support one of the values sent.',
-	429: 'The API is rate limiting this token. Run the workflow less often or lower the batch size under Options.',
-	500: 'The API had an internal error. Try again later; if it persists, contact the API provider.',
-	502: 'The API gateway could not reach the service. Try again later.',
-	503: 'The API is temporarily unavailable. Try again later.',
-	504: 'The API took too long to answer. Try a shorter period or a smaller page.',
+/**
+ * What to do next after each status, short enough for the error's message (an AI agent, a log line
+ * or an Error Trigger sees only the message). The spec shows no error catalogue.
+ */
+const STATUS_ADVICE: Record<number, string> = {
+	400: 'Fix the value it names and send the request again.',
+	401: 'Open the Ad Cabinet API credential and update the Access Token, then run again.',
+	403: 'The access token has no permission on this cabinet (account): check the cabinet ID, or ask the cabinet owner for access.',
+	404: 'Check that the ID exists and belongs to this cabinet.',
+	409: 'The record changed or already exists: read it again before changing it.',
+	410: 'The API has switched this endpoint off; use another operation.',
+	413: 'The file or request is larger than the API accepts: send a smaller one.',
+	422: 'The API does not support one of the values sent: change it and send the request again.',
+	429: 'The API is rate limiting this token: wait a minute, or lower the batch size under Request Options.',
+	500: 'The API had an internal error: try again later, and contact the API provider if it persists.',
+	502: 'The API gateway could not reach the service: try again later.',
+	503: 'The API is temporarily unavailable: try again later.',
+	504: 'The API took too long to answer: try a shorter period or a smaller page.',
+};
+
+/** Longer background for the editor's error panel (the error's description). */
+const STATUS_DETAIL: Record<number, string> = {
+	401: 'The API did not accept the access token: it is wrong, expired or revoked. The token is the one in the Ad Cabinet API credential this node uses.',
+	403: 'The token is valid but not allowed on this cabinet or record.',
+	429: 'Requests from this token arrive faster than the API allows. n8n already waited and retried reads.',
 };
 
 export interface ErrorContext {
 	itemIndex?: number;
 	idempotent: boolean;
 	attempts: number;
-	/** Operation-specific explanation, preferred over the generic status hint. */
+	/** Operation-specific advice, preferred over the generic status advice. */
 	hint?: string;
 	/** Secrets to scrub from anything the API echoed back. */
 	secrets?: string[];
@@ -36,41 +46,95 @@ function scrub(text: string, secrets: string[] = []): string {
 	return out;
 }
 
-function retryNote(failure: Failure, context: ErrorContext): string | undefined {
-	if (context.idempotent) {
-		return context.attempts > 1
-			? `Failed after ${context.attempts} attempts. This request only reads data, so running the workflow again is safe.`
-			: undefined;
-	}
-	return provedNotProcessed(failure)
-		? 'The API did not process this request, so it is safe to run it again.'
-		: 'This request changes data and was not retried automatically: it may have reached the API before failing. Check whether it took effect before running it again.';
+/** A 4xx the API answered on purpose (not a timeout or rate limit): it changed nothing. */
+function isRefusal(failure: Failure): boolean {
+	const status = failure.status;
+	return (
+		!failure.invalidJson &&
+		status !== undefined &&
+		status >= 400 &&
+		status < 500 &&
+		status !== 408 &&
+		status !== 429
+	);
 }
 
-/** Turns a failed request into the NodeApiError the user sees, with status, API message and advice. */
+/** Whether anything happened, and whether repeating the request is safe, in one sentence. */
+function outcome(failure: Failure, context: ErrorContext): string | undefined {
+	if (failure.status === undefined && provedNotProcessed(failure)) {
+		return 'Nothing reached the API, so running it again is safe.';
+	}
+	if (isRefusal(failure)) {
+		return context.idempotent
+			? undefined
+			: 'The API refused it, so nothing was changed and sending it again after the fix is safe.';
+	}
+	if (context.idempotent) {
+		return context.attempts > 1
+			? `It failed ${context.attempts} times; it only reads data, so running it again later is safe.`
+			: 'It only reads data, so running it again is safe.';
+	}
+	if (provedNotProcessed(failure)) {
+		return 'The API did not process it, so sending it again later is safe.';
+	}
+	return 'This write was not retried and may have taken effect: check the record before sending it again.';
+}
+
+function ensureStop(text: string): string {
+	return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+function headline(failure: Failure, fromApi: string | undefined): string {
+	if (failure.invalidJson) {
+		return `The Ad Cabinet API answered ${failure.status ?? ''} with a body that is not valid JSON (cut short or not an API answer).`;
+	}
+	if (failure.status === 401) {
+		const said = fromApi?.replace(/[.\s]+$/, '');
+		return `The Ad Cabinet API refused the access token (401${said ? `: ${said}` : ''}).`;
+	}
+	if (failure.status !== undefined) {
+		const verb = isRefusal(failure) ? 'refused the request' : 'failed';
+		return `The Ad Cabinet API ${verb} with ${failure.status}${fromApi ? `: ${ensureStop(fromApi)}` : '.'}`;
+	}
+	return ensureStop(
+		`The Ad Cabinet API could not be reached${failure.code ? ` (${failure.code})` : ''}${
+			failure.message ? `: ${failure.message}` : ''
+		}`,
+	);
+}
+
+/**
+ * Turns a failed request into the NodeApiError the user sees. The message stands alone: what the
+ * API said, what to do next, and whether anything changed (so whether repeating is safe). The
+ * description adds background for the editor.
+ */
 export function toNodeApiError(node: INode, failure: Failure, context: ErrorContext): NodeApiError {
 	const fromApi = apiMessage(failure);
-	let message: string;
-	if (failure.invalidJson) {
-		message = `The Ad Cabinet API answered ${failure.status ?? ''} with a body that is not valid JSON (cut short or not an API answer)`;
-	} else if (failure.status !== undefined) {
-		message = `The Ad Cabinet API answered ${failure.status}${fromApi ? `: ${fromApi}` : ''}`;
-	} else {
-		message = `The Ad Cabinet API could not be reached${failure.code ? ` (${failure.code})` : ''}${
-			failure.message ? `: ${failure.message}` : ''
-		}`;
-	}
-	const hint =
+	const advice =
 		context.hint ??
-		(failure.status !== undefined ? STATUS_HINTS[failure.status] : undefined) ??
+		(failure.status !== undefined ? STATUS_ADVICE[failure.status] : undefined) ??
 		(failure.status === undefined
 			? 'Check the Base URL and Client API URL in the credential and that the API is reachable from n8n.'
 			: undefined);
-	const description = [hint, retryNote(failure, context)].filter(Boolean).join(' ');
-	return new NodeApiError(node, failureSummary(failure), {
+	const message = [headline(failure, fromApi), advice, outcome(failure, context)]
+		.filter(Boolean)
+		.join(' ');
+	const detail = failure.status !== undefined ? STATUS_DETAIL[failure.status] : undefined;
+	const description = [
+		detail,
+		context.hint && failure.status !== undefined ? STATUS_ADVICE[failure.status] : undefined,
+	]
+		.filter(Boolean)
+		.join(' ');
+	const error = new NodeApiError(node, failureSummary(failure), {
 		message: scrub(message, context.secrets),
-		description: scrub(description, context.secrets) || undefined,
-		httpCode: failure.status !== undefined ? String(failure.status) : (failure.code ?? null) || undefined,
+		httpCode:
+			failure.status !== undefined ? String(failure.status) : (failure.code ?? null) || undefined,
 		itemIndex: context.itemIndex,
 	});
+	// NodeApiError swaps a message that names a network code (ECONNREFUSED…) for a generic sentence
+	// and fills an empty description from the body; both would lose or repeat what is said here.
+	error.message = scrub(message, context.secrets);
+	error.description = scrub(description, context.secrets) || undefined;
+	return error;
 }

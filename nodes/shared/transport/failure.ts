@@ -127,7 +127,12 @@ export function apiMessage(failure: Failure): string | undefined {
 	const details = Array.isArray(record.detail)
 		? fieldErrors(record.detail)
 		: fieldErrors(record.errors ?? record.fields);
-	if (head && details) return `${head} (${details})`;
+	// An API that names the fields in both places would otherwise be quoted twice.
+	if (head && details) {
+		if (head.includes(details)) return head;
+		if (details.includes(head)) return details;
+		return `${head} (${details})`;
+	}
 	if (head || details) return head ?? details;
 	// DRF answers field validation as a bare map of field -> messages.
 	const entries = Object.entries(record).filter(([, v]) => Array.isArray(v) || typeof v === 'string');

@@ -52,7 +52,7 @@ function readSchedule(values: IDataObject, ctx: ReadContext): Schedule | null | 
 	if (label === 'Schedule (JSON)') {
 		const schedule = scheduleFromJson(values[SCHEDULE_JSON], refuse);
 		if (schedule === null && ctx.mode === 'create')
-			throw refuse('may be null only when updating an ad (spec 4.8)');
+			throw refuse('may be null only when updating an ad');
 		return schedule;
 	}
 	return undefined;
@@ -132,7 +132,7 @@ export function buildCreateBody(fx: IExecuteSingleFunctions): AdBody {
 		throw invalidInput(
 			ctx.node,
 			field('ad_object').displayName,
-			"is required when Promote URL is a channel invite link (spec 4.6): add it under Website & Button with the destination channel's URL",
+			"is required when Promote URL is a channel invite link: add it under Website & Button with the destination channel's URL",
 			ctx.itemIndex,
 		);
 	}

@@ -5,7 +5,7 @@ import type { AdBody } from './adBody';
 import { labelOf } from './adFields';
 
 const DOTTED_CODE = /^\d+(\.\d+)+$/;
-const RULE = `only third-level categories (codes like 1.2.3) may be used on an ad (spec 4.10)`;
+const RULE = `only third-level categories (codes like 1.2.3) may be used on an ad`;
 
 /**
  * spec 4.10: the id of a third-level KKTU node, from an id or a dotted code such as `1.2.3`. A code

@@ -6,7 +6,7 @@ export type Schedule = Record<Weekday, number[]>;
 /** Makes the refusal for a broken rule of spec 2.6; the caller knows which field was used. */
 export type Refuse = (rule: string) => NodeOperationError;
 
-const RULE = 'hours must be whole numbers from 0 to 23 (spec 2.6)';
+const RULE = 'hours must be whole numbers from 0 to 23';
 
 function isWeekday(value: unknown): value is Weekday {
 	return typeof value === 'string' && (WEEKDAYS as readonly string[]).includes(value);
@@ -70,7 +70,7 @@ export function scheduleFromDays(value: unknown, refuse: Refuse): Schedule {
 }
 
 /**
- * The JSON alternative: an object keyed mon…sun (spec 2.6), as text or an object from an expression.
+ * The JSON alternative: an object keyed mon…sun, as text or an object from an expression.
  * Returns null for `null` (allowed on edit only; the caller decides). Days left out get no hours.
  */
 export function scheduleFromJson(value: unknown, refuse: Refuse): Schedule | null {
@@ -84,14 +84,14 @@ export function scheduleFromJson(value: unknown, refuse: Refuse): Schedule | nul
 	}
 	if (parsed === null) return null;
 	if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw refuse('must be an object with the keys mon, tue, wed, thu, fri, sat, sun (spec 2.6)');
+		throw refuse('must be an object with the keys mon, tue, wed, thu, fri, sat, sun');
 	}
 	const schedule = emptySchedule();
 	for (const [day, hours] of Object.entries(parsed as IDataObject)) {
 		if (!isWeekday(day)) {
-			throw refuse(`unknown day key "${day}"; the keys are ${WEEKDAYS.join(', ')} (spec 2.6)`);
+			throw refuse(`unknown day key "${day}"; the keys are ${WEEKDAYS.join(', ')}`);
 		}
-		if (!Array.isArray(hours)) throw refuse(`${day}: must be an array of hours (spec 2.6)`);
+		if (!Array.isArray(hours)) throw refuse(`${day}: must be an array of hours`);
 		schedule[day] = readHours(hours, day, refuse);
 	}
 	return schedule;

@@ -45,7 +45,7 @@ function single(
 
 /** spec 4.10: one KKTU id (or a dotted code, resolved later); undefined when left empty on create. */
 export function readKktu(value: unknown, field: AdField, ctx: ReadContext): string | undefined {
-	const rule = 'exactly one KKTU category per ad (spec 4.10)';
+	const rule = 'exactly one KKTU category per ad';
 	const id = single(value, ctx, field, rule);
 	if (id === undefined && ctx.mode === 'update') {
 		throw invalidInput(ctx.node, field.displayName, `choose ${rule}`, ctx.itemIndex);
@@ -191,7 +191,7 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 		}
 		case 'pixelEvent':
 			// spec 4.6: one ext_event_id only; empty unlinks the event (the field is nullable).
-			return single(value, ctx, field, 'only one pixel event per ad (spec 4.6)') ?? null;
+			return single(value, ctx, field, 'only one pixel event per ad') ?? null;
 		case 'targetBots':
 			return readTargetBots(value, field, ctx);
 		case 'kktu':

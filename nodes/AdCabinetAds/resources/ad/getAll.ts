@@ -2,10 +2,39 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecuteSingleFunctions,
+	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { pick, simplifyFields } from '../../../shared/simplify';
+
+/** What Simplify keeps of an ad in the list. */
+const SIMPLE_AD_FIELDS = [
+	'id',
+	'advertisement_title',
+	'status',
+	'ad_type',
+	'campaign_id',
+	'campaign_name',
+	'object',
+	'cpm',
+	'balance',
+	'spent',
+	'impressions',
+	'clicks',
+	'ctr',
+	'goals',
+] as const;
+
+/** postReceive step: with Simplify on, each ad keeps only SIMPLE_AD_FIELDS. */
+export async function simplifyAds(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	if (this.getNodeParameter('simplify', false) !== true) return items;
+	return items.map((item) => ({ ...item, json: pick(item.json, SIMPLE_AD_FIELDS) }));
+}
 
 const show = { resource: ['ad'], operation: ['getAll'] };
 
@@ -23,6 +52,10 @@ const PERIODS = [
 
 export const adGetAllDescription: INodeProperties[] = [
 	...returnAllFields(show),
+	...simplifyFields(
+		show,
+		'ID, title, status, type, campaign, promoted object, CPM, balance, spend, impressions, clicks, CTR and goals',
+	),
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -6,7 +6,7 @@ type AdOperation = 'get' | 'create' | 'update';
 
 /** spec 4.6: the API's refusal of an ad without a KKTU id, in words that say what to do. */
 export const AUTOMATIC_LABELLING_HINT =
-	'This cabinet uses automatic labelling, so the API accepts an ad only with exactly one KKTU category (spec 4.6). Choose a third-level category in "KKTU Category" and run again; the Ad Cabinet KKTU node lists them.';
+	'The cabinet needs a KKTU category: set "KKTU Category" to one third-level category (a code like 1.2.3; the Ad Cabinet KKTU node lists them).';
 
 function kktuSent(fx: IExecuteSingleFunctions, operation: AdOperation): boolean {
 	if (operation === 'update')
@@ -30,12 +30,12 @@ export function adHint(operation: AdOperation) {
 		}
 		const fields = apiErrorFields(failure);
 		if ((failure.status !== 400 && failure.status !== 422) || fields.length === 0) return undefined;
-		const named = `Fields the API named: ${fields
+		const named = `Fix the fields it named: ${fields
 			.map((field) => (labelOf(field) ? `${field} (${labelOf(field)})` : field))
 			.join(', ')}.`;
 		if (fields.includes('kktu_ids') && operation !== 'get' && !kktuSent(this, operation)) {
-			return `${AUTOMATIC_LABELLING_HINT} ${named}`;
+			return AUTOMATIC_LABELLING_HINT;
 		}
-		return `The API refused the values sent. ${named}`;
+		return named;
 	};
 }

@@ -9,7 +9,7 @@ import { listToItems, recordToItem, routed } from '../../../shared/transport/rou
 import { readAdId } from './adId';
 import { adCreateDescription, prepareAdCreate } from './create';
 import { adGetDescription, prepareAdGet } from './get';
-import { adGetAllDescription, prepareAdGetAll } from './getAll';
+import { adGetAllDescription, prepareAdGetAll, simplifyAds } from './getAll';
 import { adHint } from './hints';
 import { adUpdateDescription, prepareAdUpdate } from './update';
 import {
@@ -82,7 +82,7 @@ export const adDescription: INodeProperties[] = [
 							limitParameter: 'limit',
 						},
 					}),
-					output: { postReceive: [listToItems(['data'])] },
+					output: { postReceive: [listToItems(['data']), simplifyAds] },
 				},
 			},
 			{

@@ -86,7 +86,7 @@ export async function validatedBotsToItems(
 		);
 		throw new NodeOperationError(
 			this.getNode(),
-			`${rejected.length} of ${valid.length + rejected.length} bots rejected: ${reasons.join('; ')}`,
+			`${rejected.length} of ${valid.length + rejected.length} bots rejected: ${reasons.join('; ')}. Remove or replace the rejected bots; validating only reads, so running it again is safe.`,
 			{
 				itemIndex: this.getItemIndex(),
 				description: `Codes: ${[...new Set(rejected.map((error) => String(error.code)))].join(', ')}. Remove the rejected bots or replace them, then run again.`,

@@ -349,25 +349,25 @@ function problemOf(report: AudienceReport, options: AudienceOptions): AudiencePr
 	if (report.invalid > 0) {
 		return {
 			rule: 'invalidEntries',
-			message: `every entry must be a phone number of ${UZ_NUMBER_LENGTH} digits starting with ${UZ_PREFIX}, or a SHA-256 hash of 64 hex characters (spec 4.12); found ${counts}`,
+			message: `every entry must be a phone number of ${UZ_NUMBER_LENGTH} digits starting with ${UZ_PREFIX}, or a SHA-256 hash of 64 hex characters; found ${counts}`,
 		};
 	}
 	if (report.phoneNumbers > 0 && report.sha256Hashes > 0) {
 		return {
 			rule: 'mixedFormats',
-			message: `entries must be all phone numbers or all SHA-256 hashes, not a mix (spec 4.12); found ${plural(report.phoneNumbers, 'phone number')} and ${plural(report.sha256Hashes, 'hash', 'hashes')} (${counts})`,
+			message: `entries must be all phone numbers or all SHA-256 hashes, not a mix; found ${plural(report.phoneNumbers, 'phone number')} and ${plural(report.sha256Hashes, 'hash', 'hashes')} (${counts})`,
 		};
 	}
 	if (report.valid < minNumbers) {
 		return {
 			rule: 'tooFew',
-			message: `an audience needs at least ${minNumbers.toLocaleString('en-US')} numbers after normalization and duplicate removal (spec 4.12); found ${counts}`,
+			message: `an audience needs at least ${minNumbers.toLocaleString('en-US')} numbers after normalization and duplicate removal; found ${counts}`,
 		};
 	}
 	if (report.fileBytes > maxBytes) {
 		return {
 			rule: 'tooLarge',
-			message: `the audience file may be at most ${formatBytes(maxBytes)} (${maxBytes.toLocaleString('en-US')} bytes, spec 4.12); ${plural(report.valid, 'entry', 'entries')}${report.hashed ? ' as SHA-256 hashes' : ''} make ${report.fileBytes.toLocaleString('en-US')} bytes. Split the numbers into several audiences (${counts})`,
+			message: `the audience file may be at most ${formatBytes(maxBytes)} (${maxBytes.toLocaleString('en-US')} bytes); ${plural(report.valid, 'entry', 'entries')}${report.hashed ? ' as SHA-256 hashes' : ''} make ${report.fileBytes.toLocaleString('en-US')} bytes. Split the numbers into several audiences (${counts})`,
 		};
 	}
 	return undefined;

@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	IPairedItemData,
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
@@ -23,10 +24,29 @@ const FIELD_LABELS = {
 	title: 'Title',
 	binary: 'Input Binary Field',
 	phoneField: 'Phone Field',
+	list: 'Phone Numbers',
 } as const;
 const FILE_NAME = 'audience.csv';
 const FILE_TYPE = 'text/csv';
 const AUDIENCE_FILE_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/comma-separated-values']);
+
+const AUDIENCE_SOURCES: INodePropertyOptions[] = [
+	{
+		name: 'From a List',
+		value: 'list',
+		description: 'Phone numbers written in one parameter; one audience per input item',
+	},
+	{
+		name: 'From Binary File',
+		value: 'binary',
+		description: 'A CSV or txt file in each input item; one audience per item',
+	},
+	{
+		name: 'From Input Items',
+		value: 'items',
+		description: 'A field holding phone numbers, collected across all input items into one audience',
+	},
+];
 
 export const audienceCreateDescription: INodeProperties[] = [
 	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan (spec 4.12)'),
@@ -45,20 +65,30 @@ export const audienceCreateDescription: INodeProperties[] = [
 		name: 'source',
 		type: 'options',
 		noDataExpression: true,
+		options: AUDIENCE_SOURCES,
 		default: 'items',
-		displayOptions: { show },
-		options: [
-			{
-				name: 'From Binary File',
-				value: 'binary',
-				description: 'A CSV or txt file in each input item; one audience per item',
-			},
-			{
-				name: 'From Input Items',
-				value: 'items',
-				description: 'A field holding phone numbers, collected across all input items into one audience',
-			},
-		],
+		displayOptions: { show: { ...show, '@tool': [false] } },
+	},
+	// An AI agent's tool call carries neither input items nor a file, so the tool variant takes a list.
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		options: AUDIENCE_SOURCES,
+		default: 'list',
+		displayOptions: { show: { ...show, '@tool': [true] } },
+	},
+	{
+		displayName: FIELD_LABELS.list,
+		name: 'phoneNumbers',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		placeholder: 'e.g. 998901234567, 998901234568',
+		displayOptions: { show: { ...show, source: ['list'] } },
+		hint: 'Phone numbers (or SHA-256 hashes) separated by commas or line breaks, or an array from an expression; one audience per input item',
 	},
 	{
 		displayName: FIELD_LABELS.binary,
@@ -190,7 +220,7 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 	const extension = (file.fileExtension ?? file.fileName?.split('.').pop() ?? '').toLowerCase();
 	// spec 4.12: the audience file is CSV or txt.
 	if (!AUDIENCE_FILE_TYPES.has(file.mimeType) && !['csv', 'txt'].includes(extension)) {
-		throw invalidInput(ctx.getNode(), FIELD_LABELS.binary, 'must be a CSV or txt file (spec 4.12)', i, file.mimeType);
+		throw invalidInput(ctx.getNode(), FIELD_LABELS.binary, 'must be a CSV or txt file', i, file.mimeType);
 	}
 	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
 	const build = buildAudienceFromText(bytes.toString('utf8'), {
@@ -198,6 +228,20 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 		skipHeader: true,
 	});
 	refuse(ctx, build, FIELD_LABELS.binary, i);
+	return await upload(ctx, target, build, i);
+}
+
+async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const target = readTarget(ctx, i);
+	const raw = ctx.getNodeParameter('phoneNumbers', i) as unknown;
+	const options = { hash: ctx.getNodeParameter('hashNumbers', i) as boolean };
+	const build = Array.isArray(raw)
+		? buildAudienceFromValues(raw, options)
+		: buildAudienceFromText(typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '', options);
+	if (build.problem?.rule === 'noEntries') {
+		throw invalidInput(ctx.getNode(), FIELD_LABELS.list, 'is required: phone numbers separated by commas or line breaks', i);
+	}
+	refuse(ctx, build, FIELD_LABELS.list, i);
 	return await upload(ctx, target, build, i);
 }
 
@@ -212,5 +256,6 @@ export async function executeAudienceCreate(this: IExecuteFunctions): Promise<IN
 		const pairedItem: IPairedItemData[] = items.map((_item, index) => ({ item: index }));
 		return [await guardItem(this, 0, async () => [{ json: await fromItems(this, items) }], pairedItem)];
 	}
+	if (source === 'list') return [await eachItem(this, async (_item, i) => await fromList(this, i))];
 	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }

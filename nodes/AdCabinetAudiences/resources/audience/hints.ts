@@ -5,12 +5,12 @@ export function audienceHint(accountId: string) {
 	return (failure: Failure): string | undefined => {
 		switch (failure.status) {
 			case 403:
-				return `The access token has no permission on cabinet ${accountId}, or the cabinet cannot use audiences: phone-number audiences are available only for cabinets whose geolocation is Uzbekistan (spec 4.12). Check the Cabinet ID.`;
+				return `The access token has no permission on cabinet ${accountId}, or the cabinet cannot use audiences: phone-number audiences are available only for cabinets whose geolocation is Uzbekistan. Check the Cabinet ID.`;
 			case 404:
 				return `Cabinet ${accountId} was not found. Check the Cabinet ID.`;
 			case 400:
 			case 422:
-				return `The API refused the audience. Phone-number audiences are available only for cabinets whose geolocation is Uzbekistan (spec 4.12); if cabinet ${accountId} is one, the message above says which rule the file broke.`;
+				return `Phone-number audiences are available only for cabinets whose geolocation is Uzbekistan; if cabinet ${accountId} is one, fix what the API names.`;
 			default:
 				return undefined;
 		}

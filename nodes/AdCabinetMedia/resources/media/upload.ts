@@ -4,19 +4,62 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE, PATHS } from '../../../shared/constants';
 import { eachItem } from '../../../shared/perItem';
-import { apiRequest, connectionOptions } from '../../../shared/transport/request';
+import {
+	apiRequest,
+	connectionOptions,
+	DEFAULT_TIMEOUT_MS,
+	type ConnectionOptions,
+} from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
+import { downloadMedia, FILE_URL_LABEL } from './download';
+import { MEDIA_TYPES_TEXT } from './mediaType';
 
 const show = { resource: ['media'], operation: ['upload'] };
 const BINARY_LABEL = 'Input Binary Field';
+const MAX_SIZE_LABEL = 'Max File Size (MB)';
+/** The API documents no size limit; a download is stopped past this many megabytes unless raised. */
+const DEFAULT_MAX_MB = 50;
+
+const MEDIA_SOURCES: INodePropertyOptions[] = [
+	{
+		name: 'From Binary Field',
+		value: 'binary',
+		description: 'A file in each input item, e.g. from Read Files or HTTP Request',
+	},
+	{
+		name: 'From URL',
+		value: 'url',
+		description: 'Downloaded by n8n from an address, e.g. an image link in a sheet',
+	},
+];
 
 export const mediaUploadDescription: INodeProperties[] = [
 	cabinetIdField(show, 'The cabinet (account) ID the media is uploaded for'),
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		options: MEDIA_SOURCES,
+		default: 'binary',
+		displayOptions: { show: { ...show, '@tool': [false] } },
+	},
+	// An AI agent's tool call carries no binary data, so the tool variant takes its file from a URL.
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		options: MEDIA_SOURCES,
+		default: 'url',
+		displayOptions: { show: { ...show, '@tool': [true] } },
+	},
 	{
 		displayName: BINARY_LABEL,
 		name: 'binaryPropertyName',
@@ -24,8 +67,27 @@ export const mediaUploadDescription: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		placeholder: 'e.g. data',
-		displayOptions: { show },
+		displayOptions: { show: { ...show, source: ['binary'] } },
 		hint: 'The name of the input binary field holding the image or video',
+	},
+	{
+		displayName: FILE_URL_LABEL,
+		name: 'fileUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/banner.jpg',
+		displayOptions: { show: { ...show, source: ['url'] } },
+		description: `Address of ${MEDIA_TYPES_TEXT}; n8n downloads it and uploads it to the cabinet`,
+	},
+	{
+		displayName: MAX_SIZE_LABEL,
+		name: 'maxFileSizeMb',
+		type: 'number',
+		default: DEFAULT_MAX_MB,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { ...show, source: ['url'] } },
+		description: 'A larger download is stopped and refused before anything is sent to the API',
 	},
 ];
 
@@ -50,30 +112,68 @@ function binaryOf(ctx: IExecuteFunctions, item: INodeExecutionData, i: number) {
 }
 
 /** A media upload reports failure in its `error` field with a 2xx status (spec 2.8, section 7). */
-function refusedUpload(ctx: IExecuteFunctions, body: IDataObject, i: number, secret: string): NodeApiError {
+function refusedUpload(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	i: number,
+	secret: string,
+): NodeApiError {
 	const raw = typeof body.error === 'string' ? body.error : JSON.stringify(body.error);
 	const reason = secret && secret.length >= 4 ? raw.split(secret).join('***') : raw;
 	return new NodeApiError(ctx.getNode(), body as JsonObject, {
-		message: `The Ad Cabinet API refused the media file: ${reason}`,
-		description:
-			'The upload answered with an error instead of a media token (spec 4.10). Check that the file is an image or video the platform accepts, then run again.',
+		message: `The Ad Cabinet API refused the media file: ${reason.replace(/[.\s]+$/, '')}. Nothing was stored, so uploading a corrected file is safe.`,
+		description: `The upload answered with an error instead of a media token. Ads take ${MEDIA_TYPES_TEXT}.`,
 		itemIndex: i,
 	});
 }
 
-async function uploadOne(ctx: IExecuteFunctions, item: INodeExecutionData, i: number, secret: string): Promise<IDataObject> {
+async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: number) {
 	const node = ctx.getNode();
-	const accountId = readCabinetId(node, ctx.getNodeParameter('accountId', i), i);
 	const { property, binary } = binaryOf(ctx, item, i);
-	const fileName = binary.fileName ?? `media${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+	const fileName =
+		binary.fileName ?? `media${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
 	const mimeType = binary.mimeType || 'application/octet-stream';
 	// Ads carry images and videos; an unlabelled file is left for the API to recognise.
 	if (!/^(image|video)\//.test(mimeType) && mimeType !== 'application/octet-stream') {
-		throw invalidInput(node, BINARY_LABEL, 'must hold an image or a video', i, mimeType);
+		throw invalidInput(node, BINARY_LABEL, `must hold ${MEDIA_TYPES_TEXT}`, i, mimeType);
 	}
 	// n8n hands the file over as one Buffer (from memory or its binary storage); the Blob is the one copy multipart needs.
 	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
 	if (bytes.length === 0) throw invalidInput(node, BINARY_LABEL, 'the file is empty', i, property);
+	return { bytes, mimeType, fileName };
+}
+
+async function fromUrl(ctx: IExecuteFunctions, i: number, connection: ConnectionOptions) {
+	const maxMb = ctx.getNodeParameter('maxFileSizeMb', i, DEFAULT_MAX_MB) as unknown;
+	if (!(typeof maxMb === 'number' && Number.isFinite(maxMb) && maxMb > 0)) {
+		throw invalidInput(
+			ctx.getNode(),
+			MAX_SIZE_LABEL,
+			'must be a number of megabytes above 0',
+			i,
+			maxMb,
+		);
+	}
+	return await downloadMedia(ctx, ctx.getNodeParameter('fileUrl', i), maxMb * 1024 * 1024, i, {
+		timeout: connection.timeout ?? DEFAULT_TIMEOUT_MS,
+		proxy: connection.proxy,
+		skipSslCertificateValidation: connection.skipSslCertificateValidation,
+	});
+}
+
+async function uploadOne(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	i: number,
+	secret: string,
+): Promise<IDataObject> {
+	const node = ctx.getNode();
+	const accountId = readCabinetId(node, ctx.getNodeParameter('accountId', i), i);
+	const connection = connectionOptions(ctx, i);
+	const { bytes, mimeType, fileName } =
+		ctx.getNodeParameter('source', i, 'binary') === 'url'
+			? await fromUrl(ctx, i, connection)
+			: await fromBinary(ctx, item, i);
 	const form = new FormData();
 	form.append('media', new Blob([bytes], { type: mimeType }), fileName);
 	const body = await apiRequest.call(ctx, {
@@ -84,7 +184,7 @@ async function uploadOne(ctx: IExecuteFunctions, item: INodeExecutionData, i: nu
 		body: form,
 		idempotent: false,
 		itemIndex: i,
-		connection: connectionOptions(ctx, i),
+		connection,
 		hint: (failure) =>
 			failure.status === 403
 				? `The access token has no permission on cabinet ${accountId}. Check the Cabinet ID, or ask the cabinet owner for access.`
@@ -92,12 +192,15 @@ async function uploadOne(ctx: IExecuteFunctions, item: INodeExecutionData, i: nu
 					? 'The file is larger than the API accepts. Upload a smaller or compressed file.'
 					: undefined,
 	});
-	const record = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as IDataObject;
-	if (record.error !== undefined && record.error !== null && record.error !== '') throw refusedUpload(ctx, record, i, secret);
+	const record = (
+		body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}
+	) as IDataObject;
+	if (record.error !== undefined && record.error !== null && record.error !== '')
+		throw refusedUpload(ctx, record, i, secret);
 	if (typeof record.media_token !== 'string' || record.media_token === '') {
 		throw new NodeApiError(node, record as JsonObject, {
-			message: 'The Ad Cabinet API answered the upload without a media token',
-			description: 'The upload may not have been stored. Check the file and run again.',
+			message:
+				'The Ad Cabinet API answered the upload without a media token, so the file may not have been stored. Upload it again: each upload only stores a file, so repeating is harmless.',
 			itemIndex: i,
 		});
 	}

@@ -24,9 +24,9 @@ function listFields(failure: Failure, operation: PixelOperation): string {
 	if (!fields.length) return '';
 	const label = (field: string) =>
 		field === 'title' && operation === 'rename' ? 'New Title' : FIELD_LABELS[field];
-	return ` Fields the API named: ${fields
+	return `Fix the fields it named: ${fields
 		.map((field) => (label(field) ? `${field} (${label(field)})` : field))
-		.join(', ')}.`;
+		.join(', ')}. `;
 }
 
 /** Status-specific advice per spec section 7, naming the cabinet, event and type involved. */
@@ -36,7 +36,7 @@ export function pixelEventHint(operation: PixelOperation) {
 		const event = operation === 'rename' || operation === 'delete' ? parameter(this, 'eventId', true) : '';
 		switch (failure.status) {
 			case 400:
-				return `The API refused the request as invalid data or missing required fields.${listFields(failure, operation)} Check Cabinet ID${
+				return `${listFields(failure, operation)}Check Cabinet ID${
 					operation === 'create' ? ', Title and Type' : operation === 'rename' ? ' and New Title' : ''
 				}.`;
 			case 403:
@@ -52,7 +52,7 @@ export function pixelEventHint(operation: PixelOperation) {
 			case 422:
 				return `The event type "${parameter(this, 'type')}" is not supported. Valid types: ${DOCUMENTED_EVENT_TYPES.join(
 					', ',
-				)} (spec 4.11); pick one from the Type list, which shows the types the API offers now.`;
+				)}; pick one from the Type list, which shows the types the API offers now.`;
 			default:
 				return undefined;
 		}

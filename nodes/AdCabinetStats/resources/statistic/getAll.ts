@@ -16,6 +16,30 @@ import { numericRow } from '../../../shared/stats/rows';
 import { eachItem } from '../../../shared/perItem';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { pick, simplifyFields } from '../../../shared/simplify';
+
+/** What Simplify keeps of a row: the period, who it is about (with Grouping), and the figures. */
+export const SIMPLE_STATS_FIELDS = [
+	'period_date',
+	'platform_cabinet_id',
+	'platform_cabinet_name',
+	'campaign_id',
+	'campaign_name',
+	'ad_id',
+	'ad_title',
+	'ad_status',
+	'ad_object',
+	'exchanged_spent',
+	'exchange_currency',
+	'views',
+	'clicks',
+	'actions',
+	'ctr',
+	'cpc',
+	'cpm',
+	'cpa',
+	'cvr',
+] as const;
 
 const show = { resource: ['statistic'], operation: ['getAll'] };
 
@@ -59,6 +83,10 @@ export const statisticGetAllDescription: INodeProperties[] = [
 	{ ...groupingField, displayOptions: { show } },
 	{ ...currencyField, displayOptions: { show } },
 	...returnAllFields(show),
+	...simplifyFields(
+		show,
+		'the period, the cabinet, campaign, ad and object a row is about (with Grouping), spend in the chosen currency, views, clicks, actions and the ratios',
+	),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -145,7 +173,7 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	const limit = readLimit(node, i, (name) => ctx.getNodeParameter(name, i));
 	const pageSize = (options.pageSize as number | undefined) ?? MAX_PAGE_SIZE;
 	if (!isWholeNumberIn(pageSize, 1, MAX_PAGE_SIZE)) {
-		throw invalidInput(node, 'Page Size', `must be a whole number from 1 to ${MAX_PAGE_SIZE} (spec 4.1)`, i, pageSize);
+		throw invalidInput(node, 'Page Size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`, i, pageSize);
 	}
 	return {
 		query,
@@ -153,6 +181,7 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 		pageSize,
 		numeric: options.numericValues !== false,
 		includeColumns: options.includeColumns === true,
+		simplify: ctx.getNodeParameter('simplify', i, false) === true,
 	};
 }
 
@@ -165,7 +194,7 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 	const now = new Date();
 	return [
 		await eachItem(this, async (_item, i) => {
-			const { query, limit, pageSize, numeric, includeColumns } = readQuery(this, i, now);
+			const { query, limit, pageSize, numeric, includeColumns, simplify } = readQuery(this, i, now);
 			const rows: INodeExecutionData[] = [];
 			const result = await fetchStats.call(this, query, {
 				pageSize,
@@ -173,7 +202,10 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 				itemIndex: i,
 				connection: connectionOptions(this, i),
 				onRows: (page) => {
-					for (const row of page) rows.push({ json: numeric ? numericRow(row) : row });
+					for (const row of page) {
+						const json = numeric ? numericRow(row) : row;
+						rows.push({ json: simplify ? pick(json, SIMPLE_STATS_FIELDS) : json });
+					}
 				},
 			});
 			if (includeColumns && rows.length && result.columns) {

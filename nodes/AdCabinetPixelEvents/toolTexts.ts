@@ -1,0 +1,14 @@
+/** What an AI agent is told about each Pixel Events operation (see shared/toolDescription.ts). */
+export const PIXEL_EVENT_TOOL_TEXTS = {
+	getAll:
+		"List a cabinet's pixel tag events: one item per event with id, ext_event_id, title, type, status and code snippet. The id is the Event the rename and delete tools need, and the pixel event an ad can use. Without Return All at most Limit events come back.",
+	getTypes:
+		'The event types a pixel event can have (for example page_view, purchase, custom), one item each. Only reads.',
+	getBaseCode: "The cabinet's pixel ID and the base script for every page of the site. Only reads.",
+	create:
+		'Add a tag event to the cabinet\'s pixel with a Title and a Type (from "Get the pixel event types") and return it with its id and code snippet. Each successful call adds another event; a refused call changed nothing.',
+	rename:
+		'Give a pixel event a new title, by its Event id ("Get many pixel events" lists them). Repeating is safe.',
+	delete:
+		'Delete a pixel event by its Event id ("Get many pixel events" lists them). Deleting one that is already gone fails with not found.',
+};

@@ -1,0 +1,38 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/**
+ * n8n's Simplify switch: a reduced set of fields per item. It is on by default when the node is an
+ * AI agent's tool (every field of every row would fill the model's context) and off otherwise, so
+ * existing workflows keep their output.
+ */
+export function simplifyFields(show: Record<string, string[]>, kept: string): INodeProperties[] {
+	const hint = `Simplify keeps ${kept}`;
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			// Off on the plain node so that existing workflows keep every field.
+			default: false,
+			displayOptions: { show: { ...show, '@tool': [false] } },
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			hint,
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			displayOptions: { show: { ...show, '@tool': [true] } },
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			hint,
+		},
+	];
+}
+
+/** The record with only the named fields it has, in the order given. */
+export function pick(record: IDataObject, fields: readonly string[]): IDataObject {
+	const out: IDataObject = {};
+	for (const field of fields) if (field in record) out[field] = record[field];
+	return out;
+}
