@@ -4,7 +4,8 @@ export const PIXEL_EVENT_TOOL_TEXTS = {
 		"List a cabinet's pixel tag events: one item per event with id, ext_event_id, title, type, status and code snippet. The id is the Event the rename and delete tools need, and the pixel event an ad can use. Without Return All at most Limit events come back.",
 	getTypes:
 		'The event types a pixel event can have (for example page_view, purchase, custom), one item each. Only reads.',
-	getBaseCode: "The cabinet's pixel ID and the base script for every page of the site. Only reads.",
+	getBaseCode:
+		"The cabinet's pixel ID and the base script to put on every page of the site, as one item. Only reads, so repeating is safe.",
 	create:
 		'Add a tag event to the cabinet\'s pixel with a Title and a Type (from "Get the pixel event types") and return it with its id and code snippet. Each successful call adds another event; a refused call changed nothing.',
 	rename:

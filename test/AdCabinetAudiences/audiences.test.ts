@@ -177,6 +177,48 @@ describe('Ad Cabinet Audiences', () => {
 		expect(items[0].pairedItem).toEqual(rows.map((_row, index) => ({ item: index })));
 	});
 
+	test('From a List: one parameter of numbers (a text or an array) makes one audience per item, cleaned and hashed', async () => {
+		const unique = numbers(1000);
+		const text = [...unique.map((n, i) => FORMATS[i % 2](n) as string), unique[0]].join(',\n');
+		const list = (phoneNumbers: unknown, title: string): INodeParameters => ({
+			resource: 'audience',
+			operation: 'create',
+			accountId: UZ_CABINET,
+			title,
+			source: 'list',
+			phoneNumbers: phoneNumbers as string,
+		});
+		const fromText = await run(list(text, 'Typed list'), [{}]);
+		expect(fromText.error).toBeUndefined();
+		expect(fromText.items[0].json).toMatchObject({ title: 'Typed list', report: { valid: 1000, duplicatesRemoved: 1, hashed: true } });
+		expect(sentEntries(sandbox()).entries.slice().sort()).toEqual(unique.map(sha).sort());
+
+		const fromArray = await run(list('={{ $json.phones }}', 'From an array'), [{ phones: unique }]);
+		expect(fromArray.error).toBeUndefined();
+		expect(fromArray.items[0].json).toMatchObject({ title: 'From an array', report: { valid: 1000, duplicatesRemoved: 0 } });
+		expect(apiRequests(sandbox())).toHaveLength(2);
+	});
+
+	test('From a List: too few numbers or none are refused before anything is sent', async () => {
+		const list = (phoneNumbers: string): INodeParameters => ({
+			resource: 'audience',
+			operation: 'create',
+			accountId: UZ_CABINET,
+			title: 'Short',
+			source: 'list',
+			phoneNumbers,
+		});
+		const few = await run(list(numbers(3).join(', ')), [{}]);
+		expect(few.error?.message).toBe(
+			'Phone Numbers: an audience needs at least 1,000 numbers after normalization and duplicate removal; found 3 valid unique entries, 0 invalid entries, 0 duplicates removed. Nothing was sent to the API.',
+		);
+		const none = await run(list(' , '), [{}]);
+		expect(none.error?.message).toBe(
+			'Phone Numbers: is required: phone numbers separated by commas or line breaks. Nothing was sent to the API.',
+		);
+		expect(apiRequests(sandbox())).toHaveLength(0);
+	});
+
 	test('Get Many lists the cabinet\'s audiences; Limit cuts the list', async () => {
 		const all = await run({ resource: 'audience', operation: 'getAll', accountId: UZ_CABINET });
 		expect(all.items.map((item) => item.json)).toEqual(
