@@ -21,10 +21,13 @@ const served: string[] = [];
 beforeAll(async () => {
 	server = createServer((req, res) => {
 		served.push(req.url ?? '');
-		if (req.url === '/img/banner.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+		if (req.url === '/img/banner.png')
+			return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
 		if (req.url === '/unlabelled') return void res.writeHead(200).end(PNG);
-		if (req.url === '/page.html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
-		if (req.url === '/fake.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end('not a picture');
+		if (req.url === '/page.html')
+			return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+		if (req.url === '/fake.png')
+			return void res.writeHead(200, { 'content-type': 'image/png' }).end('not a picture');
 		if (req.url === '/declared-big.png') {
 			res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(3 * MB) });
 			return void res.end(Buffer.alloc(3 * MB));
@@ -66,19 +69,46 @@ describe('Ad Cabinet Media: Upload from a URL', () => {
 		]) {
 			const { items, error } = await run(fromUrl(`${base}${path}`));
 			expect(error).toBeUndefined();
-			expect(items[0].json).toEqual({ media_token: expect.stringMatching(/^media_/), content_type: 'image/png' });
+			expect(items[0].json).toEqual({
+				media_token: expect.stringMatching(/^media_/),
+				content_type: 'image/png',
+			});
 			const body = apiRequests(sandbox()).pop()?.body as MultipartBody;
-			expect(body.files.media).toMatchObject({ filename: name, type: 'image/png', size: PNG.length });
+			expect(body.files.media).toMatchObject({
+				filename: name,
+				type: 'image/png',
+				size: PNG.length,
+			});
 			expect(Buffer.compare(body.files.media.bytes, PNG)).toBe(0);
 		}
 	});
 
 	test.each([
-		['a page', '/page.html', 'File URL: must point at a JPEG, PNG, GIF or WebP image or an MP4 video, but the server sent text/html'],
-		['a file that only claims to be an image', '/fake.png', 'File URL: must point at a JPEG, PNG, GIF or WebP image or an MP4 video; the file it serves (sent as image/png) is none of these'],
-		['a missing file', '/gone.png', 'File URL: downloading the file failed: the server answered 404; use a URL that serves the file itself'],
-		['a file declared larger than Max File Size', '/declared-big.png', 'File URL: the file is 3.0 MB, more than the 1.0 MB allowed by Max File Size'],
-		['a file that grows past Max File Size while read', '/streamed-big.png', 'File URL: the file is more than the 1.0 MB allowed by Max File Size (stopped reading it there)'],
+		[
+			'a page',
+			'/page.html',
+			'File URL: must point at a JPEG, PNG, GIF or WebP image or an MP4 video, but the server sent text/html',
+		],
+		[
+			'a file that only claims to be an image',
+			'/fake.png',
+			'File URL: must point at a JPEG, PNG, GIF or WebP image or an MP4 video; the file it serves (sent as image/png) is none of these',
+		],
+		[
+			'a missing file',
+			'/gone.png',
+			'File URL: downloading the file failed: the server answered 404; use a URL that serves the file itself',
+		],
+		[
+			'a file declared larger than Max File Size',
+			'/declared-big.png',
+			'File URL: the file is 3.0 MB, more than the 1.0 MB allowed by Max File Size',
+		],
+		[
+			'a file that grows past Max File Size while read',
+			'/streamed-big.png',
+			'File URL: the file is more than the 1.0 MB allowed by Max File Size (stopped reading it there)',
+		],
 	])('%s is refused before anything reaches the API', async (_case, path, rule) => {
 		const { error } = await run(fromUrl(`${base}${path}`, { maxFileSizeMb: 1 }));
 		expect(error?.message).toBe(`${rule} (got "${base}${path}"). Nothing was sent to the API.`);

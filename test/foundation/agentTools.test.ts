@@ -29,13 +29,23 @@ function asTool(type: string): INodeTypeDescription {
 }
 
 /** Every resource/operation pair of a node, from its Resource and Operation options. */
-function operations(desc: INodeTypeDescription): Array<{ resource: string; operation: string; action: string }> {
-	const resources = (desc.properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+function operations(
+	desc: INodeTypeDescription,
+): Array<{ resource: string; operation: string; action: string }> {
+	const resources = (desc.properties.find((p) => p.name === 'resource')?.options ??
+		[]) as INodePropertyOptions[];
 	return resources.flatMap(({ value: resource }) =>
 		desc.properties
-			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource as string))
+			.filter(
+				(p) =>
+					p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource as string),
+			)
 			.flatMap((p) => (p.options ?? []) as INodePropertyOptions[])
-			.map((o) => ({ resource: String(resource), operation: String(o.value), action: String(o.action) })),
+			.map((o) => ({
+				resource: String(resource),
+				operation: String(o.value),
+				action: String(o.action),
+			})),
 	);
 }
 
@@ -46,24 +56,34 @@ function resolved(desc: INodeTypeDescription, parameters: INodeParameters): INod
 }
 
 describe('our nodes as AI agent tools', () => {
-	test.each(TOOL_NODES)('%s: every operation tells the agent more than its action, and only on the tool', (type) => {
-		const tool = asTool(type);
-		const plain = description(type);
-		const ops = operations(plain);
-		expect(ops.length).toBeGreaterThan(0);
-		for (const { resource, operation, action } of ops) {
-			const toolParameters = resolved(tool, { resource, operation });
-			const text = toolParameters.toolDescription as string;
-			const node = { name: action, type: tool.name, typeVersion: 1, parameters: toolParameters } as unknown as INode;
-			// What n8n hands the model as the tool's description.
-			expect(NodeHelpers.getToolDescriptionForNode(node, { description: tool } as never)).toBe(text);
-			expect(text.length).toBeGreaterThan(`${action} in ${plain.defaults.name}`.length + 40);
-			expect(text.length).toBeLessThan(1024);
-			expect(text).not.toMatch(/spec \d/);
-			// The plain node shows no such parameter.
-			expect(resolved(plain, { resource, operation })).not.toHaveProperty('toolDescription');
-		}
-	});
+	test.each(TOOL_NODES)(
+		'%s: every operation tells the agent more than its action, and only on the tool',
+		(type) => {
+			const tool = asTool(type);
+			const plain = description(type);
+			const ops = operations(plain);
+			expect(ops.length).toBeGreaterThan(0);
+			for (const { resource, operation, action } of ops) {
+				const toolParameters = resolved(tool, { resource, operation });
+				const text = toolParameters.toolDescription as string;
+				const node = {
+					name: action,
+					type: tool.name,
+					typeVersion: 1,
+					parameters: toolParameters,
+				} as unknown as INode;
+				// What n8n hands the model as the tool's description.
+				expect(NodeHelpers.getToolDescriptionForNode(node, { description: tool } as never)).toBe(
+					text,
+				);
+				expect(text.length).toBeGreaterThan(`${action} in ${plain.defaults.name}`.length + 40);
+				expect(text.length).toBeLessThan(1024);
+				expect(text).not.toMatch(/spec \d/);
+				// The plain node shows no such parameter.
+				expect(resolved(plain, { resource, operation })).not.toHaveProperty('toolDescription');
+			}
+		},
+	);
 
 	test('the texts name the limits an agent cannot guess', () => {
 		const text = (type: string, resource: string, operation: string) =>
@@ -78,14 +98,32 @@ describe('our nodes as AI agent tools', () => {
 	});
 
 	test('Simplify is on for the tool and off on the plain node; Media and Audiences tools default to a URL and a list', () => {
-		expect(resolved(asTool('adCabinetStats'), { resource: 'statistic', operation: 'getAll' }).simplify).toBe(true);
-		expect(resolved(description('adCabinetStats'), { resource: 'statistic', operation: 'getAll' }).simplify).toBe(false);
-		expect(resolved(asTool('adCabinetAds'), { resource: 'ad', operation: 'getAll' }).simplify).toBe(true);
-		expect(resolved(description('adCabinetAds'), { resource: 'ad', operation: 'getAll' }).simplify).toBe(false);
-		expect(resolved(asTool('adCabinetMedia'), { resource: 'media', operation: 'upload' }).source).toBe('url');
-		expect(resolved(description('adCabinetMedia'), { resource: 'media', operation: 'upload' }).source).toBe('binary');
-		expect(resolved(asTool('adCabinetAudiences'), { resource: 'audience', operation: 'create' }).source).toBe('list');
-		expect(resolved(description('adCabinetAudiences'), { resource: 'audience', operation: 'create' }).source).toBe('items');
+		expect(
+			resolved(asTool('adCabinetStats'), { resource: 'statistic', operation: 'getAll' }).simplify,
+		).toBe(true);
+		expect(
+			resolved(description('adCabinetStats'), { resource: 'statistic', operation: 'getAll' })
+				.simplify,
+		).toBe(false);
+		expect(resolved(asTool('adCabinetAds'), { resource: 'ad', operation: 'getAll' }).simplify).toBe(
+			true,
+		);
+		expect(
+			resolved(description('adCabinetAds'), { resource: 'ad', operation: 'getAll' }).simplify,
+		).toBe(false);
+		expect(
+			resolved(asTool('adCabinetMedia'), { resource: 'media', operation: 'upload' }).source,
+		).toBe('url');
+		expect(
+			resolved(description('adCabinetMedia'), { resource: 'media', operation: 'upload' }).source,
+		).toBe('binary');
+		expect(
+			resolved(asTool('adCabinetAudiences'), { resource: 'audience', operation: 'create' }).source,
+		).toBe('list');
+		expect(
+			resolved(description('adCabinetAudiences'), { resource: 'audience', operation: 'create' })
+				.source,
+		).toBe('items');
 	});
 });
 
@@ -103,7 +141,11 @@ describe('Simplify', () => {
 			grouping: ['campaign'],
 			returnAll: true,
 		};
-		const full = await runNode({ type: 'adCabinetStats', parameters, credentials: credentialsFor(sandbox()) });
+		const full = await runNode({
+			type: 'adCabinetStats',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+		});
 		const simple = await runNode({
 			type: 'adCabinetStats',
 			parameters: { ...parameters, simplify: true },
@@ -113,25 +155,56 @@ describe('Simplify', () => {
 		expect(simple.items.length).toBeGreaterThan(0);
 		for (const [i, item] of simple.items.entries()) {
 			expect(Object.keys(item.json)).toEqual([
-				'period_date', 'platform_cabinet_name', 'campaign_id', 'campaign_name', 'exchanged_spent', 'exchange_currency',
-				'views', 'clicks', 'actions', 'ctr', 'cpc', 'cpm', 'cpa', 'cvr',
+				'period_date',
+				'platform_cabinet_name',
+				'campaign_id',
+				'campaign_name',
+				'exchanged_spent',
+				'exchange_currency',
+				'views',
+				'clicks',
+				'actions',
+				'ctr',
+				'cpc',
+				'cpm',
+				'cpa',
+				'cvr',
 			]);
-			for (const [key, value] of Object.entries(item.json)) expect(value).toEqual(full.items[i].json[key]);
+			for (const [key, value] of Object.entries(item.json))
+				expect(value).toEqual(full.items[i].json[key]);
 		}
 	});
 
 	test('the ad list keeps id, title, status and the figures', async () => {
 		const { items, error } = await runNode({
 			type: 'adCabinetAds',
-			parameters: { resource: 'ad', operation: 'getAll', returnAll: false, limit: 3, simplify: true },
+			parameters: {
+				resource: 'ad',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 3,
+				simplify: true,
+			},
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		for (const item of items) {
 			expect(Object.keys(item.json)).toEqual([
-				'id', 'advertisement_title', 'status', 'ad_type', 'campaign_id', 'campaign_name', 'object', 'cpm', 'balance',
-				'spent', 'impressions', 'clicks', 'ctr', 'goals',
+				'id',
+				'advertisement_title',
+				'status',
+				'ad_type',
+				'campaign_id',
+				'campaign_name',
+				'object',
+				'cpm',
+				'balance',
+				'spent',
+				'impressions',
+				'clicks',
+				'ctr',
+				'goals',
 			]);
 		}
 	});
