@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
@@ -113,5 +115,24 @@ describe('shared transport', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(items[0].json.error).toMatch(/refused the access token \(401/);
 		expect(items[0].json.httpCode).toBe('401');
+	});
+	test('an API that cannot be reached: the message keeps the cause and says the write never arrived', async () => {
+		// A port that was just free: nothing listens there.
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		await new Promise((resolve) => server.close(resolve));
+		const closed = `http://127.0.0.1:${port}`;
+		const { error } = await runNode({
+			type: 'adCabinetPixelEvents',
+			parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Signup', type: 'custom' },
+			credentials: { accessToken: TOKEN, baseUrl: closed, clientApiUrl: closed },
+		});
+		expect(error?.name).toBe('NodeApiError');
+		// n8n would swap a message naming ECONNREFUSED for its generic "The service refused the connection".
+		expect(error?.message).toMatch(/^The Ad Cabinet API could not be reached \(ECONNREFUSED\)/);
+		expect(error?.message).toContain(
+			'Check the Base URL and Client API URL in the credential and that the API is reachable from n8n. Nothing reached the API, so running it again is safe.',
+		);
 	});
 });
