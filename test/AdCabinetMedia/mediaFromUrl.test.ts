@@ -124,4 +124,16 @@ describe('Ad Cabinet Media: Upload from a URL', () => {
 		expect(served.length).toBe(before);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
+	test('with Source From Binary Field and no file (as in a tool call), the refusal says to use a URL', async () => {
+		const { error } = await run({
+			resource: 'media',
+			operation: 'upload',
+			accountId: UZ_CABINET,
+			source: 'binary',
+		});
+		expect(error?.message).toBe(
+			'Input Binary Field: the input item has no binary field with this name; it has no binary data at all: read the file first, or set Source to From URL (got "data"). Nothing was sent to the API.',
+		);
+		expect(apiRequests(sandbox())).toHaveLength(0);
+	});
 });

@@ -39,12 +39,14 @@ const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 	{
 		name: 'From Binary File',
 		value: 'binary',
-		description: 'A CSV or txt file in each input item; one audience per item',
+		description:
+			'A CSV or txt file in each input item; one audience per item. Not for an AI agent tool: a tool call carries no file.',
 	},
 	{
 		name: 'From Input Items',
 		value: 'items',
-		description: 'A field holding phone numbers, collected across all input items into one audience',
+		description:
+			'A field holding phone numbers, collected across all input items into one audience. Not for an AI agent tool: a tool call is one item.',
 	},
 ];
 
@@ -211,7 +213,7 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 		throw invalidInput(
 			ctx.getNode(),
 			FIELD_LABELS.binary,
-			`the input item has no binary field with this name${present.length ? `; it has: ${present.join(', ')}` : '; it has no binary data at all'}`,
+			`the input item has no binary field with this name${present.length ? `; it has: ${present.join(', ')}` : '; it has no binary data at all: read the file first, or set Source to From a List'}`,
 			i,
 			property,
 		);

@@ -30,7 +30,8 @@ const MEDIA_SOURCES: INodePropertyOptions[] = [
 	{
 		name: 'From Binary Field',
 		value: 'binary',
-		description: 'A file in each input item, e.g. from Read Files or HTTP Request',
+		description:
+			'A file in each input item, e.g. from Read Files or HTTP Request. Not for an AI agent tool: a tool call carries no file.',
 	},
 	{
 		name: 'From URL',
@@ -103,7 +104,7 @@ function binaryOf(ctx: IExecuteFunctions, item: INodeExecutionData, i: number) {
 		throw invalidInput(
 			ctx.getNode(),
 			BINARY_LABEL,
-			`the input item has no binary field with this name${present.length ? `; it has: ${present.join(', ')}` : '; it has no binary data at all'}`,
+			`the input item has no binary field with this name${present.length ? `; it has: ${present.join(', ')}` : '; it has no binary data at all: read the file first, or set Source to From URL'}`,
 			i,
 			property,
 		);
