@@ -1,4 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 /**
  * n8n's Simplify switch: a reduced set of fields per item. It is on by default when the node is an
@@ -35,4 +40,15 @@ export function pick(record: IDataObject, fields: readonly string[]): IDataObjec
 	const out: IDataObject = {};
 	for (const field of fields) if (field in record) out[field] = record[field];
 	return out;
+}
+
+/** postReceive step of a declarative list: with Simplify on, each item keeps only `fields`. */
+export function simplifyItems(fields: readonly string[]) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[]> {
+		if (this.getNodeParameter('simplify', false) !== true) return items;
+		return items.map((item) => ({ ...item, json: pick(item.json, fields) }));
+	};
 }

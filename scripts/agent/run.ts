@@ -199,6 +199,16 @@ function checksOf(
 			() => {
 				const rows = rowsOf(seen.pixelRows.results);
 				assert.ok(rows.length > 0);
+				for (const row of rows) {
+					assert.deepEqual(Object.keys(row), [
+						'id',
+						'ext_event_id',
+						'title',
+						'type',
+						'status',
+						'ads_count',
+					]);
+				}
 				const expected = sandbox.data.pixelEvents
 					.filter((e) => e.account_id === DE_CABINET)
 					.map((e) => String(e.id));

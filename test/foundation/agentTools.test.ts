@@ -208,4 +208,32 @@ describe('Simplify', () => {
 			]);
 		}
 	});
+	test('pixel events keep id, event ID, title, type, status and how many ads use them', async () => {
+		const parameters: INodeParameters = {
+			resource: 'pixelEvent',
+			operation: 'getAll',
+			accountId: '100002',
+		};
+		const full = await runNode({
+			type: 'adCabinetPixelEvents',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+		});
+		const simple = await runNode({
+			type: 'adCabinetPixelEvents',
+			parameters: { ...parameters, simplify: true },
+			credentials: credentialsFor(sandbox()),
+		});
+		expect(full.items[0].json).toHaveProperty('code_snippet');
+		expect(simple.items.map((item) => item.json)).toEqual(
+			full.items.map(({ json }) => ({
+				id: json.id,
+				ext_event_id: json.ext_event_id,
+				title: json.title,
+				type: json.type,
+				status: json.status,
+				ads_count: json.ads_count,
+			})),
+		);
+	});
 });

@@ -2,12 +2,11 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecuteSingleFunctions,
-	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
-import { pick, simplifyFields } from '../../../shared/simplify';
+import { simplifyFields, simplifyItems } from '../../../shared/simplify';
 
 /** What Simplify keeps of an ad in the list. */
 const SIMPLE_AD_FIELDS = [
@@ -28,13 +27,7 @@ const SIMPLE_AD_FIELDS = [
 ] as const;
 
 /** postReceive step: with Simplify on, each ad keeps only SIMPLE_AD_FIELDS. */
-export async function simplifyAds(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	if (this.getNodeParameter('simplify', false) !== true) return items;
-	return items.map((item) => ({ ...item, json: pick(item.json, SIMPLE_AD_FIELDS) }));
-}
+export const simplifyAds = simplifyItems(SIMPLE_AD_FIELDS);
 
 const show = { resource: ['ad'], operation: ['getAll'] };
 

@@ -2,13 +2,18 @@ import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperti
 import { cabinetIdField } from '../../../shared/cabinetId';
 import { cabinetOf } from './fields';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { simplifyFields, simplifyItems } from '../../../shared/simplify';
 
 const show = { resource: ['pixelEvent'], operation: ['getAll'] };
 
 export const pixelEventGetAllDescription: INodeProperties[] = [
 	cabinetIdField(show),
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
+	...simplifyFields(show, 'ID, event ID, title, type, status and the number of ads using the event'),
 ];
+
+/** postReceive step: with Simplify on, an event keeps these fields (no code snippet or dates). */
+export const simplifyPixelEvents = simplifyItems(['id', 'ext_event_id', 'title', 'type', 'status', 'ads_count']);
 
 /** spec 4.11: GET /api/pixel_events/?account_id= */
 export async function preparePixelEventGetAll(

@@ -3,7 +3,7 @@ import { PATHS } from '../../../shared/constants';
 import { listToItems, recordToItem, routed } from '../../../shared/transport/routing';
 import { createdFallback, pixelEventCreateDescription, preparePixelEventCreate } from './create';
 import { deletedFallback, pixelEventDeleteDescription, preparePixelEventDelete } from './delete';
-import { pixelEventGetAllDescription, preparePixelEventGetAll } from './getAll';
+import { pixelEventGetAllDescription, preparePixelEventGetAll, simplifyPixelEvents } from './getAll';
 import { pixelEventGetBaseCodeDescription, preparePixelEventGetBaseCode } from './getBaseCode';
 import { pixelEventHint } from './hints';
 import { pixelEventRenameDescription, preparePixelEventRename, renamedFallback } from './rename';
@@ -58,7 +58,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				routing: {
 					request: { method: 'GET', url: PATHS.pixelEvents },
 					...routed({ prepare: preparePixelEventGetAll, hint: pixelEventHint('getAll') }),
-					output: { postReceive: [listToItems(['items'])] },
+					output: { postReceive: [listToItems(['items']), simplifyPixelEvents] },
 				},
 			},
 			{
