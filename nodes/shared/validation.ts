@@ -2,7 +2,8 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 /**
  * The one shape of every input error: the field as the user sees it, the rule it broke, what was
- * given, and that nothing was sent (so correcting and repeating is safe). Raised before any request.
+ * given, and that nothing was sent (so correcting and repeating is safe). Raised before any request
+ * to the API; `nothingSent` words that last sentence where another server was asked first.
  */
 export function invalidInput(
 	node: INode,
@@ -10,13 +11,14 @@ export function invalidInput(
 	rule: string,
 	itemIndex = 0,
 	given?: unknown,
+	nothingSent = 'Nothing was sent to the API.',
 ): NodeOperationError {
 	const shown =
 		given === undefined
 			? ''
 			: ` (got ${typeof given === 'string' ? `"${given.length > 80 ? `${given.slice(0, 80)}…` : given}"` : JSON.stringify(given)})`;
 	const sentence = `${field}: ${rule}${shown}`;
-	const message = `${/[.!?…]$/.test(sentence) ? sentence : `${sentence}.`} Nothing was sent to the API.`;
+	const message = `${/[.!?…]$/.test(sentence) ? sentence : `${sentence}.`} ${nothingSent}`;
 	return new NodeOperationError(node, message, {
 		itemIndex,
 		description: `Fix "${field}" and run again.`,

@@ -161,7 +161,10 @@ function checksOf(
 					refusal,
 					/^File URL: must point at a JPEG, PNG, GIF or WebP image or an MP4 video, but the server sent text\/html/,
 				);
-				assert.match(refusal, /Nothing was sent to the API\.$/);
+				assert.match(
+					refusal,
+					/Nothing was sent to the Ad Cabinet API, so running again is safe\.$/,
+				);
 				const uploaded = rowsOf(seen.mediaUploaded.results)[0] ?? {};
 				assert.match(String(uploaded.media_token), /^media_/);
 				assert.equal(uploaded.content_type, 'image/png');

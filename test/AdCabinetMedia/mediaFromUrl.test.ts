@@ -102,16 +102,18 @@ describe('Ad Cabinet Media: Upload from a URL', () => {
 		[
 			'a file declared larger than Max File Size',
 			'/declared-big.png',
-			'File URL: the file is 3.0 MB, more than the 1.0 MB allowed by Max File Size',
+			'File URL: the file is 3.0 MB, more than the 1.0 MB allowed by Max File Size; raise Max File Size or use a smaller file',
 		],
 		[
 			'a file that grows past Max File Size while read',
 			'/streamed-big.png',
-			'File URL: the file is more than the 1.0 MB allowed by Max File Size (stopped reading it there)',
+			'File URL: the file is more than the 1.0 MB allowed by Max File Size (stopped reading it there); raise Max File Size or use a smaller file',
 		],
 	])('%s is refused before anything reaches the API', async (_case, path, rule) => {
 		const { error } = await run(fromUrl(`${base}${path}`, { maxFileSizeMb: 1 }));
-		expect(error?.message).toBe(`${rule} (got "${base}${path}"). Nothing was sent to the API.`);
+		expect(error?.message).toBe(
+			`${rule} (got "${base}${path}"). Nothing was sent to the Ad Cabinet API, so running again is safe.`,
+		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
@@ -119,7 +121,7 @@ describe('Ad Cabinet Media: Upload from a URL', () => {
 		const before = served.length;
 		const { error } = await run(fromUrl('ftp://example.com/a.png'));
 		expect(error?.message).toBe(
-			'File URL: must be an http:// or https:// address of the image or video (got "ftp://example.com/a.png"). Nothing was sent to the API.',
+			'File URL: must be an http:// or https:// address of the image or video (got "ftp://example.com/a.png"). Nothing was sent to the Ad Cabinet API, so running again is safe.',
 		);
 		expect(served.length).toBe(before);
 		expect(apiRequests(sandbox())).toHaveLength(0);

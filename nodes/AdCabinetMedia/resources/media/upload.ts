@@ -11,18 +11,22 @@ import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE, PATHS } from '../../../shared/constants';
 import { eachItem } from '../../../shared/perItem';
 import {
+	downloadFromParameters,
+	fileUrlProperties,
+	FILE_URL_LABEL,
+	NOTHING_SENT_BEFORE_DOWNLOAD,
+	type FileKind,
+} from '../../../shared/download';
+import {
 	apiRequest,
 	connectionOptions,
-	DEFAULT_TIMEOUT_MS,
 	type ConnectionOptions,
 } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
-import { downloadMedia, FILE_URL_LABEL } from './download';
-import { MEDIA_TYPES_TEXT } from './mediaType';
+import { extensionOf, MEDIA_TYPES_TEXT, sniffMediaType } from './mediaType';
 
 const show = { resource: ['media'], operation: ['upload'] };
 const BINARY_LABEL = 'Input Binary Field';
-const MAX_SIZE_LABEL = 'Max File Size (MB)';
 /** The API documents no size limit; a download is stopped past this many megabytes unless raised. */
 const DEFAULT_MAX_MB = 50;
 
@@ -71,25 +75,13 @@ export const mediaUploadDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, source: ['binary'] } },
 		hint: 'The name of the input binary field holding the image or video',
 	},
-	{
-		displayName: FILE_URL_LABEL,
-		name: 'fileUrl',
-		type: 'string',
-		required: true,
-		default: '',
+	...fileUrlProperties(show, {
 		placeholder: 'e.g. https://example.com/banner.jpg',
-		displayOptions: { show: { ...show, source: ['url'] } },
 		description: `Address of ${MEDIA_TYPES_TEXT}; n8n downloads it and uploads it to the cabinet`,
-	},
-	{
-		displayName: MAX_SIZE_LABEL,
-		name: 'maxFileSizeMb',
-		type: 'number',
-		default: DEFAULT_MAX_MB,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { ...show, source: ['url'] } },
-		description: 'A larger download is stopped and refused before anything is sent to the API',
-	},
+		defaultMaxMb: DEFAULT_MAX_MB,
+		maxSizeDescription:
+			'A larger download is stopped and refused before anything is sent to the API',
+	}),
 ];
 
 function binaryOf(ctx: IExecuteFunctions, item: INodeExecutionData, i: number) {
@@ -144,22 +136,40 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 	return { bytes, mimeType, fileName };
 }
 
+/** Ads carry images and videos; a server may also send one unlabelled. */
+const MEDIA_FILE: FileKind = {
+	what: 'the image or video',
+	allowed: MEDIA_TYPES_TEXT,
+	acceptsType: (type) => /^(image|video)\//.test(type) || /octet-stream$/.test(type),
+};
+
+function fileNameFrom(url: URL, mimeType: string): string {
+	const last = decodeURIComponent(url.pathname.split('/').pop() ?? '').trim();
+	const base = last.replace(/\.[^.]*$/, '') || 'media';
+	return `${base}.${extensionOf(mimeType)}`;
+}
+
+/** Downloads the file at File URL; its type is read from its bytes, whatever the server called it. */
 async function fromUrl(ctx: IExecuteFunctions, i: number, connection: ConnectionOptions) {
-	const maxMb = ctx.getNodeParameter('maxFileSizeMb', i, DEFAULT_MAX_MB) as unknown;
-	if (!(typeof maxMb === 'number' && Number.isFinite(maxMb) && maxMb > 0)) {
+	const { bytes, url, declared } = await downloadFromParameters(
+		ctx,
+		i,
+		MEDIA_FILE,
+		DEFAULT_MAX_MB,
+		connection,
+	);
+	const mimeType = sniffMediaType(bytes);
+	if (!mimeType) {
 		throw invalidInput(
 			ctx.getNode(),
-			MAX_SIZE_LABEL,
-			'must be a number of megabytes above 0',
+			FILE_URL_LABEL,
+			`must point at ${MEDIA_TYPES_TEXT}; the file it serves${declared ? ` (sent as ${declared})` : ''} is none of these`,
 			i,
-			maxMb,
+			url.href,
+			NOTHING_SENT_BEFORE_DOWNLOAD,
 		);
 	}
-	return await downloadMedia(ctx, ctx.getNodeParameter('fileUrl', i), maxMb * 1024 * 1024, i, {
-		timeout: connection.timeout ?? DEFAULT_TIMEOUT_MS,
-		proxy: connection.proxy,
-		skipSslCertificateValidation: connection.skipSslCertificateValidation,
-	});
+	return { bytes, mimeType, fileName: fileNameFrom(url, mimeType) };
 }
 
 async function uploadOne(
