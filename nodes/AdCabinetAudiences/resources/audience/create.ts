@@ -8,10 +8,18 @@ import type {
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
+import {
+	downloadFromParameters,
+	fileUrlProperties,
+	FILE_URL_LABEL,
+	NOTHING_SENT_BEFORE_DOWNLOAD,
+	type FileKind,
+} from '../../../shared/download';
 import { eachItem, guardItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 import {
+	AUDIENCE_MAX_BYTES,
 	buildAudienceFromText,
 	buildAudienceFromValues,
 	describeCounts,
@@ -29,6 +37,28 @@ const FIELD_LABELS = {
 const FILE_NAME = 'audience.csv';
 const FILE_TYPE = 'text/csv';
 const AUDIENCE_FILE_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/comma-separated-values']);
+const AUDIENCE_FILE_TEXT = 'a CSV or txt file of phone numbers';
+/**
+ * The audience file sent is at most 10 MB (AUDIENCE_MAX_BYTES): about 806,000 cleaned numbers of 12
+ * digits. Written as "+998 90 123-45-67" with CRLF line ends, those are about 15.3 MB, so 20 MB takes
+ * every list that can fit and stops a wrong link (a video, an archive) early.
+ */
+const DEFAULT_URL_MAX_MB = 2 * (AUDIENCE_MAX_BYTES / 1024 / 1024);
+
+/**
+ * spec 4.12: the audience file is CSV or txt. A server may label it as text, CSV, a download
+ * (octet-stream), or as Excel for a .csv path; a web page (e.g. a sharing page) is never the file.
+ */
+const AUDIENCE_URL_FILE: FileKind = {
+	what: 'the CSV or txt file',
+	allowed: `${AUDIENCE_FILE_TEXT} (text/csv or text/plain)`,
+	acceptsType: (type, url) =>
+		type !== 'text/html' &&
+		(AUDIENCE_FILE_TYPES.has(type) ||
+			type.startsWith('text/') ||
+			/octet-stream$/.test(type) ||
+			/\.(csv|txt)$/i.test(url.pathname)),
+};
 
 const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 	{
@@ -47,6 +77,12 @@ const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 		value: 'items',
 		description:
 			'A field holding phone numbers, collected across all input items into one audience. Not for an AI agent tool: a tool call is one item.',
+	},
+	{
+		name: 'From URL',
+		value: 'url',
+		description:
+			'A CSV or txt file of phone numbers downloaded by n8n from an address; one audience per input item. Works in an AI agent tool.',
 	},
 ];
 
@@ -102,6 +138,14 @@ export const audienceCreateDescription: INodeProperties[] = [
 		displayOptions: { show: { ...show, source: ['binary'] } },
 		hint: 'The input binary field holding the CSV or txt file: numbers or SHA-256 hashes separated by commas or line breaks',
 	},
+	...fileUrlProperties(show, {
+		placeholder: 'e.g. https://example.com/customers.csv',
+		description:
+			'Address of a CSV or txt file of phone numbers (or SHA-256 hashes) separated by commas or line breaks; n8n downloads it, cleans the numbers and uploads them as the audience',
+		defaultMaxMb: DEFAULT_URL_MAX_MB,
+		maxSizeDescription:
+			'A larger download is stopped and refused before anything is sent to the API. The default takes every list that can fit the 10 MB audience file, even with formatted numbers.',
+	}),
 	{
 		displayName: FIELD_LABELS.phoneField,
 		name: 'phoneField',
@@ -156,8 +200,15 @@ function readTarget(ctx: IExecuteFunctions, i: number): Target {
 	return { accountId, title };
 }
 
-function refuse(ctx: IExecuteFunctions, build: AudienceBuild, field: string, i: number): void {
-	if (build.problem) throw invalidInput(ctx.getNode(), field, build.problem.message, i);
+function refuse(
+	ctx: IExecuteFunctions,
+	build: AudienceBuild,
+	field: string,
+	i: number,
+	given?: string,
+	nothingSent?: string,
+): void {
+	if (build.problem) throw invalidInput(ctx.getNode(), field, build.problem.message, i, given, nothingSent);
 }
 
 /** Sends one built file (spec 4.12: multipart `title` + `audience`) and reports what was sent. */
@@ -233,6 +284,34 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 	return await upload(ctx, target, build, i);
 }
 
+/** A text file has no NUL bytes; an image, archive or spreadsheet has them near its start. */
+const TEXT_SNIFF_BYTES = 64 * 1024;
+
+async function fromUrl(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const target = readTarget(ctx, i);
+	const hash = ctx.getNodeParameter('hashNumbers', i) as boolean;
+	const { bytes, url, declared } = await downloadFromParameters(
+		ctx,
+		i,
+		AUDIENCE_URL_FILE,
+		DEFAULT_URL_MAX_MB,
+		connectionOptions(ctx, i),
+	);
+	if (bytes.subarray(0, TEXT_SNIFF_BYTES).includes(0)) {
+		throw invalidInput(
+			ctx.getNode(),
+			FILE_URL_LABEL,
+			`must point at ${AUDIENCE_FILE_TEXT}; the file it serves${declared ? ` (sent as ${declared})` : ''} is not text. Export the numbers as CSV or txt, one per line or separated by commas`,
+			i,
+			url.href,
+			NOTHING_SENT_BEFORE_DOWNLOAD,
+		);
+	}
+	const build = buildAudienceFromText(bytes.toString('utf8'), { hash, skipHeader: true });
+	refuse(ctx, build, FILE_URL_LABEL, i, url.href, NOTHING_SENT_BEFORE_DOWNLOAD);
+	return await upload(ctx, target, build, i);
+}
+
 async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const target = readTarget(ctx, i);
 	const raw = ctx.getNodeParameter('phoneNumbers', i) as unknown;
@@ -249,7 +328,8 @@ async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
 
 /**
  * Audience → Create (spec 4.12) is a custom operation: "From Input Items" builds one file from all
- * items, and both sources send multipart, which declarative routing cannot express.
+ * items, "From URL" downloads the file first, and every source sends multipart, which declarative
+ * routing cannot express.
  */
 export async function executeAudienceCreate(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -259,5 +339,6 @@ export async function executeAudienceCreate(this: IExecuteFunctions): Promise<IN
 		return [await guardItem(this, 0, async () => [{ json: await fromItems(this, items) }], pairedItem)];
 	}
 	if (source === 'list') return [await eachItem(this, async (_item, i) => await fromList(this, i))];
+	if (source === 'url') return [await eachItem(this, async (_item, i) => await fromUrl(this, i))];
 	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }
