@@ -80,6 +80,29 @@ describe('Ad Cabinet Stats → Statistic → Get Many', () => {
 		expect((log[0].body as { limit: number }).limit).toBe(7);
 	});
 
+	test('Limit cutting the result leaves the rows as they are and says so in an execution hint', async () => {
+		const p = params({ returnAll: false, limit: 7, options: { numericValues: false } });
+		const total = sandbox().data.statsRows(bodyOf(p)).length;
+		expect(total).toBeGreaterThan(7);
+		const { items, workflow } = await run(p);
+		expect(items.map((item) => item.json)).toEqual(sandbox().data.statsRows(bodyOf(p)).slice(0, 7));
+		const hints = workflow.run.data.resultData.runData.Node[0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toEqual([
+			`Limit stopped the output at 7 of the ${total} rows the API has for this query. Turn on Return All, or raise Limit, to get every row.`,
+		]);
+		expect(hints[0].location).toBe('outputPane');
+	});
+
+	test('no hint when Limit holds every row, or with Return All', async () => {
+		const p = params({ returnAll: false, limit: 7, options: { numericValues: false } });
+		const total = sandbox().data.statsRows(bodyOf(p)).length;
+		for (const extra of [{ limit: total }, { limit: total + 5 }, { returnAll: true }]) {
+			const { items, workflow } = await run({ ...p, ...extra });
+			expect(items).toHaveLength(total);
+			expect(workflow.run.data.resultData.runData.Node[0].hints ?? []).toEqual([]);
+		}
+	});
+
 	test('a Limit above one page spans pages and stops at the Limit', async () => {
 		const p = params({ grouping: ['ad'], returnAll: false, limit: 120, options: { pageSize: 50, numericValues: false } });
 		const { items } = await run(p);

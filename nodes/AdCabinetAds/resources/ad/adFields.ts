@@ -86,7 +86,7 @@ const AD_TYPES: readonly Choice[] = [
 		name: 'Search',
 		value: 'target_search',
 		description:
-			'Show the ad for search queries. Listed for ads (spec 2.4) but not in the create table (spec 4.6).',
+			'Show the ad for search queries (needs Targeting → Search Queries). Existing ads use this type, though the API documentation does not list it for new ads.',
 	},
 ];
 
@@ -113,7 +113,7 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'cpm', name: 'cpm', displayName: 'CPM', kind: { type: 'number', positive: true }, description: 'Cost per 1,000 impressions, greater than 0', default: 0, update: true },
 	{ api: 'budget', name: 'budget', displayName: 'Budget', kind: { type: 'number', positive: true }, description: 'Total budget, greater than 0', default: 0 },
 	{ api: 'ad_type', name: 'adType', displayName: 'Ad Type', kind: { type: 'options', choices: AD_TYPES }, description: 'How the ad is targeted', default: 'target_channels' },
-	{ api: 'kktu_ids', name: 'kktu', displayName: 'KKTU Category', kind: { type: 'kktu' }, description: 'The ad-marking category: exactly one third-level KKTU node (spec 4.10). Required for cabinets with automatic labelling.', update: true },
+	{ api: 'kktu_ids', name: 'kktu', displayName: 'KKTU Category', kind: { type: 'kktu' }, description: 'The ad-marking category: exactly one category of the third (most specific) level. Required by cabinets with automatic labelling.', update: true },
 
 	// Targeting
 	{ api: 'langs', name: 'langs', displayName: 'Languages', collection: 'targeting', kind: { type: 'stringList' }, description: list('Language codes'), placeholder: 'e.g. en, de' },
@@ -158,7 +158,7 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'after_moderation_status', name: 'afterModerationStatus', displayName: 'Status After Moderation', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Active', value: 'active' }, { name: 'On Hold', value: 'on hold' }] }, description: 'Whether the ad starts or waits once approved', default: 'active', update: true },
 
 	// Website & Button
-	{ api: 'ad_object', name: 'adObject', displayName: 'Ad Object', collection: 'websiteButton', kind: { type: 'string', url: true, blankNotSent: true }, description: 'URL of the destination channel. Required when Promote URL is a channel invite link (spec 4.6); empty is not sent.', placeholder: 'e.g. https://t.me/my_private_channel' },
+	{ api: 'ad_object', name: 'adObject', displayName: 'Ad Object', collection: 'websiteButton', kind: { type: 'string', url: true, blankNotSent: true }, description: 'URL of the destination channel. Required when Promote URL is a private channel invite link (t.me/+… or t.me/joinchat/…); empty is not sent.', placeholder: 'e.g. https://t.me/my_private_channel' },
 	{ api: 'promote_url_type', name: 'promoteUrlType', displayName: 'Promote URL Type', collection: 'websiteButton', kind: { type: 'options', choices: [{ name: 'Channel', value: 'channel' }, { name: 'Website', value: 'website' }] }, description: 'Whether Promote URL is a channel or a website', default: 'channel' },
 	{ api: 'website_name', name: 'websiteName', displayName: 'Website Name', collection: 'websiteButton', kind: { type: 'string' }, description: 'Name shown for an external website', update: true },
 	{ api: 'button_type', name: 'buttonType', displayName: 'Button Type', collection: 'websiteButton', kind: { type: 'options', choices: BUTTON_TYPES }, description: 'The button under the ad', default: 'open_website', update: true },

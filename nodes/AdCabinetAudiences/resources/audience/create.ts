@@ -87,7 +87,7 @@ const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 ];
 
 export const audienceCreateDescription: INodeProperties[] = [
-	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan (spec 4.12)'),
+	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets whose geolocation is Uzbekistan'),
 	{
 		displayName: 'Title',
 		name: 'title',

@@ -21,7 +21,7 @@ export const categoryGetAllDescription: INodeProperties[] = [
 		default: true,
 		displayOptions: { show },
 		description:
-			'Whether to return only third-level categories, the only ones an ad accepts as its KKTU ID (spec 4.10)',
+			'Whether to return only third-level categories, the only ones an ad accepts as its KKTU category',
 	},
 	{
 		displayName: 'Filters',

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../../../shared/constants';
 import { presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
@@ -129,7 +135,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 				type: 'number',
 				default: MAX_PAGE_SIZE,
 				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-				description: 'Rows per request, at most 500 (spec 4.1). Smaller pages only help with slow connections.',
+				description: 'Rows per request, at most 500 (the API\'s maximum). Smaller pages only help with slow connections.',
 			},
 		],
 	},
@@ -185,6 +191,45 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	};
 }
 
+/** What the last page of a pull held, to tell whether Limit cut rows off. */
+interface LastPage {
+	/** Rows passed on after the cut to Limit. */
+	delivered: number;
+	/** Rows the API answered. */
+	received: number;
+	cursor?: string | null;
+}
+
+/**
+ * When Limit stopped the output while the API had more rows, says so in the output pane (the rows
+ * themselves stay as they are): a sheet with exactly Limit rows otherwise looks complete.
+ */
+export function limitHint(
+	limit: number,
+	returned: number,
+	count: number | undefined,
+	lastPage: LastPage | undefined,
+	itemIndex: number,
+	itemCount: number,
+): NodeExecutionHint | undefined {
+	if (!Number.isFinite(limit) || returned < limit || !lastPage) return undefined;
+	const more =
+		lastPage.received > lastPage.delivered ||
+		(lastPage.cursor !== null && lastPage.cursor !== undefined && lastPage.cursor !== '') ||
+		(typeof count === 'number' && count > returned);
+	if (!more) return undefined;
+	const forItem = itemCount > 1 ? ` (input item ${itemIndex})` : '';
+	const stopped =
+		typeof count === 'number' && count > returned
+			? `Limit stopped the output at ${returned} of the ${count} rows the API has for this query${forItem}.`
+			: `Limit stopped the output at ${returned} rows; the API has more for this query${forItem}.`;
+	return {
+		message: `${stopped} Turn on Return All, or raise Limit, to get every row.`,
+		type: 'info',
+		location: 'outputPane',
+	};
+}
+
 /**
  * Statistics → Get Many runs as a custom operation rather than through declarative routing: a
  * Return All can bring hundreds of thousands of rows, and RoutingNode spreads a whole result into
@@ -196,12 +241,14 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 		await eachItem(this, async (_item, i) => {
 			const { query, limit, pageSize, numeric, includeColumns, simplify } = readQuery(this, i, now);
 			const rows: INodeExecutionData[] = [];
+			let lastPage: LastPage | undefined;
 			const result = await fetchStats.call(this, query, {
 				pageSize,
 				maxRows: limit,
 				itemIndex: i,
 				connection: connectionOptions(this, i),
-				onRows: (page) => {
+				onRows: (page, answer) => {
+					lastPage = { delivered: page.length, received: answer.rows.length, cursor: answer.cursor };
 					for (const row of page) {
 						const json = numeric ? numericRow(row) : row;
 						rows.push({ json: simplify ? pick(json, SIMPLE_STATS_FIELDS) : json });
@@ -211,6 +258,8 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 			if (includeColumns && rows.length && result.columns) {
 				rows[0].json = { ...rows[0].json, columns: result.columns };
 			}
+			const hint = limitHint(limit, rows.length, result.count, lastPage, i, this.getInputData().length);
+			if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
 			return rows;
 		}),
 	];
