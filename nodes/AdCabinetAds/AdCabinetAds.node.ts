@@ -1,5 +1,11 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { operationSubtitle } from '../shared/subtitle';
 import { searchKktu } from '../shared/kktu';
 import { getAudiences, getPixelEvents } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
@@ -8,6 +14,19 @@ import { adDescription } from './resources/ad';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { AD_TOOL_TEXTS } from './toolTexts';
 
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'ad',
+		options: [{ name: 'Ad', value: 'ad' }],
+	},
+	...toolDescriptionFields('ad', AD_TOOL_TEXTS),
+	...adDescription,
+];
+
 export class AdCabinetAds implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet Ads',
@@ -15,7 +34,7 @@ export class AdCabinetAds implements INodeType {
 		icon: { light: 'file:adCabinetAds.svg', dark: 'file:adCabinetAds.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(properties),
 		description: 'List, get, create and edit ads and validate target bots in the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Ads' },
 		usableAsTool: true,
@@ -27,18 +46,8 @@ export class AdCabinetAds implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				default: 'ad',
-				options: [{ name: 'Ad', value: 'ad' }],
-			},
-			...toolDescriptionFields('ad', AD_TOOL_TEXTS),
-			...adDescription,
-		],
+		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
+		properties: [...properties],
 	};
 
 	methods = {

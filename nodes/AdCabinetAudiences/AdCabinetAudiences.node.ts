@@ -1,10 +1,29 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { audienceDescription } from './resources/audience';
 import { executeAudienceCreate } from './resources/audience/create';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { AUDIENCE_TOOL_TEXTS } from './toolTexts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'audience',
+		options: [{ name: 'Audience', value: 'audience' }],
+	},
+	...toolDescriptionFields('audience', AUDIENCE_TOOL_TEXTS),
+	...audienceDescription,
+];
 
 export class AdCabinetAudiences implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,8 +32,9 @@ export class AdCabinetAudiences implements INodeType {
 		icon: { light: 'file:adCabinetAudiences.svg', dark: 'file:adCabinetAudiences.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Create and list phone-number audiences of Uzbekistan cabinets in the Ad Cabinet API',
+		subtitle: operationSubtitle(properties),
+		description:
+			'Create and list phone-number audiences of Uzbekistan cabinets in the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Audiences' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -25,18 +45,8 @@ export class AdCabinetAudiences implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				default: 'audience',
-				options: [{ name: 'Audience', value: 'audience' }],
-			},
-			...toolDescriptionFields('audience', AUDIENCE_TOOL_TEXTS),
-			...audienceDescription,
-		],
+		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
+		properties: [...properties],
 	};
 
 	customOperations = {

@@ -1,9 +1,28 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { categoryDescription } from './resources/category';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { CATEGORY_TOOL_TEXTS } from './toolTexts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'category',
+		options: [{ name: 'Category', value: 'category' }],
+	},
+	...toolDescriptionFields('category', CATEGORY_TOOL_TEXTS),
+	...categoryDescription,
+];
 
 export class AdCabinetKktu implements INodeType {
 	description: INodeTypeDescription = {
@@ -12,7 +31,7 @@ export class AdCabinetKktu implements INodeType {
 		icon: { light: 'file:adCabinetKktu.svg', dark: 'file:adCabinetKktu.dark.svg' },
 		group: ['input'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(properties),
 		description: 'Get the KKTU ad-marking classifier of the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet KKTU' },
 		usableAsTool: true,
@@ -24,17 +43,7 @@ export class AdCabinetKktu implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				default: 'category',
-				options: [{ name: 'Category', value: 'category' }],
-			},
-			...toolDescriptionFields('category', CATEGORY_TOOL_TEXTS),
-			...categoryDescription,
-		],
+		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
+		properties: [...properties],
 	};
 }

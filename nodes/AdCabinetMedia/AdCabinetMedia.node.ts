@@ -1,10 +1,29 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { mediaDescription } from './resources/media';
 import { executeMediaUpload } from './resources/media/upload';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { MEDIA_TOOL_TEXTS } from './toolTexts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'media',
+		options: [{ name: 'Media', value: 'media' }],
+	},
+	...toolDescriptionFields('media', MEDIA_TOOL_TEXTS),
+	...mediaDescription,
+];
 
 export class AdCabinetMedia implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,7 +32,7 @@ export class AdCabinetMedia implements INodeType {
 		icon: { light: 'file:adCabinetMedia.svg', dark: 'file:adCabinetMedia.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(properties),
 		description: 'Upload images and videos for ads to the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Media' },
 		usableAsTool: true,
@@ -23,18 +42,8 @@ export class AdCabinetMedia implements INodeType {
 		requestDefaults: {
 			baseURL: baseUrlExpression('client'),
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				default: 'media',
-				options: [{ name: 'Media', value: 'media' }],
-			},
-			...toolDescriptionFields('media', MEDIA_TOOL_TEXTS),
-			...mediaDescription,
-		],
+		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
+		properties: [...properties],
 	};
 
 	customOperations = {

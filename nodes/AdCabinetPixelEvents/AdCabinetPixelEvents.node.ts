@@ -1,11 +1,30 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { operationSubtitle } from '../shared/subtitle';
 import { getPixelEventTypes } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchPixelEvents } from './methods/searchPixelEvents';
 import { pixelEventDescription } from './resources/pixelEvent';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { PIXEL_EVENT_TOOL_TEXTS } from './toolTexts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'pixelEvent',
+		options: [{ name: 'Pixel Event', value: 'pixelEvent' }],
+	},
+	...toolDescriptionFields('pixelEvent', PIXEL_EVENT_TOOL_TEXTS),
+	...pixelEventDescription,
+];
 
 export class AdCabinetPixelEvents implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,7 +33,7 @@ export class AdCabinetPixelEvents implements INodeType {
 		icon: { light: 'file:adCabinetPixelEvents.svg', dark: 'file:adCabinetPixelEvents.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(properties),
 		description: 'Manage the pixel tag events of an Ad Cabinet cabinet',
 		defaults: { name: 'Ad Cabinet Pixel Events' },
 		usableAsTool: true,
@@ -26,18 +45,8 @@ export class AdCabinetPixelEvents implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				default: 'pixelEvent',
-				options: [{ name: 'Pixel Event', value: 'pixelEvent' }],
-			},
-			...toolDescriptionFields('pixelEvent', PIXEL_EVENT_TOOL_TEXTS),
-			...pixelEventDescription,
-		],
+		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
+		properties: [...properties],
 	};
 
 	methods = {

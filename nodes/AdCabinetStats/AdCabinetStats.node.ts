@@ -1,5 +1,11 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { operationSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { advertisedObjectDescription } from './resources/advertisedObject';
@@ -7,7 +13,32 @@ import { legacyReportDescription } from './resources/legacyReport';
 import { statisticDescription } from './resources/statistic';
 import { executeStatisticGetAll } from './resources/statistic/getAll';
 import { toolDescriptionFields } from '../shared/toolDescription';
-import { STATISTIC_TOOL_TEXTS, LEGACY_REPORT_TOOL_TEXTS, ADVERTISED_OBJECT_TOOL_TEXTS } from './toolTexts';
+import {
+	STATISTIC_TOOL_TEXTS,
+	LEGACY_REPORT_TOOL_TEXTS,
+	ADVERTISED_OBJECT_TOOL_TEXTS,
+} from './toolTexts';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'statistic',
+		options: [
+			{ name: 'Advertised Object', value: 'advertisedObject' },
+			{ name: 'Legacy Report', value: 'legacyReport' },
+			{ name: 'Statistic', value: 'statistic' },
+		],
+	},
+	...toolDescriptionFields('statistic', STATISTIC_TOOL_TEXTS),
+	...toolDescriptionFields('legacyReport', LEGACY_REPORT_TOOL_TEXTS),
+	...toolDescriptionFields('advertisedObject', ADVERTISED_OBJECT_TOOL_TEXTS),
+	...statisticDescription,
+	...legacyReportDescription,
+	...advertisedObjectDescription,
+];
 
 export class AdCabinetStats implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,8 +47,9 @@ export class AdCabinetStats implements INodeType {
 		icon: { light: 'file:adCabinetStats.svg', dark: 'file:adCabinetStats.dark.svg' },
 		group: ['input'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Get ad statistics, the legacy report and advertised objects from the Ad Cabinet API',
+		subtitle: operationSubtitle(properties),
+		description:
+			'Get ad statistics, the legacy report and advertised objects from the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Stats' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -28,26 +60,8 @@ export class AdCabinetStats implements INodeType {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				default: 'statistic',
-				options: [
-					{ name: 'Advertised Object', value: 'advertisedObject' },
-					{ name: 'Legacy Report', value: 'legacyReport' },
-					{ name: 'Statistic', value: 'statistic' },
-				],
-			},
-			...toolDescriptionFields('statistic', STATISTIC_TOOL_TEXTS),
-			...toolDescriptionFields('legacyReport', LEGACY_REPORT_TOOL_TEXTS),
-			...toolDescriptionFields('advertisedObject', ADVERTISED_OBJECT_TOOL_TEXTS),
-			...statisticDescription,
-			...legacyReportDescription,
-			...advertisedObjectDescription,
-		],
+		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
+		properties: [...properties],
 	};
 
 	customOperations = {

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { readDate } from '../shared/dates';
+import { lookupSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
 import { fetchStats } from '../shared/stats/fetch';
 import { maxPeriodMs } from './periods';
@@ -43,6 +44,17 @@ const DAY = 1440 * MINUTE;
 /** Rows returned by "Fetch Test Event": enough to see the shape, few enough to read. */
 const MANUAL_SAMPLE = 5;
 
+/** The canvas subtitle's words for each unit: "Daily rows", "5-minute rows, every change". */
+const UNIT_WORDS: Record<PeriodUnit, string> = {
+	'5_minutes': '5-minute',
+	'30_minutes': '30-minute',
+	hour: 'Hourly',
+	day: 'Daily',
+	week: 'Weekly',
+	month: 'Monthly',
+	year: 'Yearly',
+};
+
 function defaultSettleMinutes(unit: PeriodUnit): number {
 	return FINE_UNITS.has(unit) ? 15 : 60;
 }
@@ -54,7 +66,11 @@ export class AdCabinetStatsTrigger implements INodeType {
 		icon: { light: 'file:adCabinetStatsTrigger.svg', dark: 'file:adCabinetStatsTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Every " + $parameter["periodGroupingUnit"] + " row"}}',
+		subtitle: lookupSubtitle(
+			'periodGroupingUnit',
+			UNIT_WORDS,
+			' + ($parameter["emit"] === "everyChange" ? " rows, every change" : " rows")',
+		),
 		description: 'Starts the workflow with each new statistics row from the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Stats Trigger' },
 		polling: true,
