@@ -31,7 +31,9 @@ export class AdCabinetAudiences implements INodeType {
 		name: 'adCabinetAudiences',
 		icon: { light: 'file:adCabinetAudiences.svg', dark: 'file:adCabinetAudiences.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: a new node opens on Get Many (a read); saved version 1 nodes keep Create.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Create and list phone-number audiences of Uzbekistan cabinets in the Ad Cabinet API',

@@ -20,15 +20,30 @@ import {
 } from './toolTexts';
 
 const properties: INodeProperties[] = [
+	// Version 1 offers the Legacy Report, which the API switched off; saved version 1 nodes keep it
+	// (and still run it), while from 1.1 a new node no longer offers it.
 	{
 		displayName: 'Resource',
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
 		default: 'statistic',
+		displayOptions: { show: { '@version': [1] } },
 		options: [
 			{ name: 'Advertised Object', value: 'advertisedObject' },
-			{ name: 'Legacy Report', value: 'legacyReport' },
+			{ name: 'Legacy Report (Deprecated)', value: 'legacyReport' },
+			{ name: 'Statistic', value: 'statistic' },
+		],
+	},
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'statistic',
+		displayOptions: { hide: { '@version': [1] } },
+		options: [
+			{ name: 'Advertised Object', value: 'advertisedObject' },
 			{ name: 'Statistic', value: 'statistic' },
 		],
 	},
@@ -46,7 +61,9 @@ export class AdCabinetStats implements INodeType {
 		name: 'adCabinetStats',
 		icon: { light: 'file:adCabinetStats.svg', dark: 'file:adCabinetStats.dark.svg' },
 		group: ['input'],
-		version: 1,
+		// 1.1: the Legacy Report is no longer offered to new nodes.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Get ad statistics, the legacy report and advertised objects from the Ad Cabinet API',

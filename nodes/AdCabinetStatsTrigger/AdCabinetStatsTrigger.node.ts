@@ -44,6 +44,9 @@ const DAY = 1440 * MINUTE;
 /** Rows returned by "Fetch Test Event": enough to see the shape, few enough to read. */
 const MANUAL_SAMPLE = 5;
 
+/** Units whose completed periods arrive at most once a day. */
+const LONG_UNITS: PeriodUnit[] = ['day', 'week', 'month', 'year'];
+
 /** The canvas subtitle's words for each unit: "Daily rows", "5-minute rows, every change". */
 const UNIT_WORDS: Record<PeriodUnit, string> = {
 	'5_minutes': '5-minute',
@@ -74,6 +77,18 @@ export class AdCabinetStatsTrigger implements INodeType {
 		description: 'Starts the workflow with each new statistics row from the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Stats Trigger' },
 		polling: true,
+		// n8n gives every polling trigger its own Poll Times parameter, starting at every minute; a
+		// node cannot change that default, so the panel says when it does not suit the unit.
+		hints: [
+			{
+				message:
+					'Poll Times is every minute, but a completed day, week, month or year arrives at most once a day. Every Hour is enough and asks the API 60 times less often.',
+				type: 'info',
+				location: 'ndv',
+				whenToDisplay: 'always',
+				displayCondition: `={{ ${JSON.stringify(LONG_UNITS)}.includes($parameter["periodGroupingUnit"]) && $parameter["emit"] !== "everyChange" && (($parameter["pollTimes"] || {}).item || []).some((time) => time.mode === "everyMinute") }}`,
+			},
+		],
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
