@@ -33,7 +33,10 @@ export class AdCabinetAds implements INodeType {
 		name: 'adCabinetAds',
 		icon: { light: 'file:adCabinetAds.svg', dark: 'file:adCabinetAds.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: one Currency choice (the cabinet's own currency, or a code) instead of Currency plus
+		// Use Cabinet Currency; saved version 1 nodes keep both fields.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
 		description: 'List, get, create and edit ads and validate target bots in the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Ads' },

@@ -27,5 +27,8 @@ export function readCabinetId(node: INode, value: unknown, itemIndex: number): s
 	if (!id) {
 		throw invalidInput(node, CABINET_ID_LABEL, 'is required', itemIndex, typeof value === 'string' ? undefined : value);
 	}
+	if (/^0+$/.test(id)) {
+		throw invalidInput(node, CABINET_ID_LABEL, 'must be the ID of a cabinet, such as 100001; 0 is no cabinet', itemIndex, value);
+	}
 	return id;
 }

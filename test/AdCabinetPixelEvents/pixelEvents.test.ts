@@ -130,6 +130,7 @@ describe('Ad Cabinet Pixel Events', () => {
 		['a blank Title', params('create', { accountId: CABINET, title: '   ', type: 'custom' }), 'Title: is required'],
 		['a Type that resolves to empty', params('create', { accountId: CABINET, title: 'A', type: '={{ $json.type ?? "" }}' }), 'Type: is required'],
 		['a Cabinet ID that resolves to empty', params('getAll', { accountId: '={{ $json.cabinet ?? "" }}' }), 'Cabinet ID: is required'],
+		['a Cabinet ID of 0', params('getAll', { accountId: '0' }), 'Cabinet ID: must be the ID of a cabinet, such as 100001; 0 is no cabinet (got "0")'],
 		[
 			'an Event ID that resolves to blank',
 			params('delete', { accountId: CABINET, eventId: byId('={{ $json.event ?? " " }}') }),

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
 import {
 	AD_FIELDS,
+	CABINET_CURRENCY,
 	CORE_FIELDS,
 	COLLECTIONS,
 	REMOVE_SCHEDULE,
@@ -120,6 +121,15 @@ export function buildCreateBody(fx: IExecuteSingleFunctions): AdBody {
 			values,
 			ctx,
 		);
+		// From node version 1.1 one Currency choice stands for both API fields.
+		if (collection.name === 'budgetSchedule' && values.currency !== undefined) {
+			if (out.body.currency_code === CABINET_CURRENCY) {
+				delete out.body.currency_code;
+				out.body.use_account_currency = true;
+			} else {
+				out.body.use_account_currency = false;
+			}
+		}
 	}
 	out.body.ad_source = 'web_api';
 

@@ -33,7 +33,14 @@ export type AdFieldKind =
 			blankNotSent?: boolean;
 			rows?: number;
 	  }
-	| { type: 'number'; positive?: boolean; min?: number; max?: number }
+	| {
+			type: 'number';
+			positive?: boolean;
+			min?: number;
+			max?: number;
+			/** Chosen from a list of UTC offsets (hours) rather than typed. */
+			utcOffsets?: boolean;
+	  }
 	| { type: 'integer'; min: number }
 	| { type: 'boolean' }
 	| { type: 'options'; choices: readonly Choice[]; nullable?: boolean }
@@ -64,7 +71,15 @@ export interface AdField {
 	updateNullable?: true;
 	placeholder?: string;
 	default?: string | number | boolean;
+	/**
+	 * Offered only by node version 1 ('first') or from version 1.1 ('later'); saved version 1
+	 * nodes keep the fields they were made with.
+	 */
+	versions?: 'first' | 'later';
 }
+
+/** The Currency choice (from node version 1.1) that sends `use_account_currency: true` instead of a code. */
+export const CABINET_CURRENCY = 'cabinet';
 
 const AD_TYPES: readonly Choice[] = [
 	{
@@ -96,6 +111,13 @@ export const BUTTON_TYPES: readonly Choice[] = [
 	{ name: 'Open Website', value: 'open_website' },
 ];
 
+const CURRENCY_CODES: readonly Choice[] = ['EUR', 'TON', 'USD', 'RUB', 'USDT', 'STAR'].map(
+	(code) => ({
+		name: code,
+		value: code,
+	}),
+);
+
 const list = (what: string) => `${what}, separated by commas`;
 
 /**
@@ -106,12 +128,12 @@ const list = (what: string) => `${what}, separated by commas`;
 // prettier-ignore
 export const AD_FIELDS: readonly AdField[] = [
 	// Required core fields, up front on Create.
-	{ api: 'campaign_id', name: 'campaignId', displayName: 'Campaign ID', kind: { type: 'integer', min: 1 }, description: 'The campaign the ad is created in; it decides the cabinet', placeholder: 'e.g. 2201', default: 0 },
+	{ api: 'campaign_id', name: 'campaignId', displayName: 'Campaign ID', kind: { type: 'integer', min: 1 }, description: 'The campaign the ad is created in; it decides the cabinet', placeholder: 'e.g. 2201' },
 	{ api: 'title', name: 'title', displayName: 'Title', kind: { type: 'string', nonEmpty: true }, description: 'The ad title', update: true },
 	{ api: 'text', name: 'text', displayName: 'Text', kind: { type: 'string', nonEmpty: true, rows: 4 }, description: 'The ad text', update: true },
 	{ api: 'promote_url', name: 'promoteUrl', displayName: 'Promote URL', kind: { type: 'string', nonEmpty: true, url: true }, description: 'URL of the promoted channel, bot, post or website. A channel invite link (t.me/+… or t.me/joinchat/…) also needs Ad Object (under Website & Button).', placeholder: 'e.g. https://t.me/my_channel', update: true },
-	{ api: 'cpm', name: 'cpm', displayName: 'CPM', kind: { type: 'number', positive: true }, description: 'Cost per 1,000 impressions, greater than 0', default: 0, update: true },
-	{ api: 'budget', name: 'budget', displayName: 'Budget', kind: { type: 'number', positive: true }, description: 'Total budget, greater than 0', default: 0 },
+	{ api: 'cpm', name: 'cpm', displayName: 'CPM', kind: { type: 'number', positive: true }, description: 'Cost per 1,000 impressions, greater than 0', placeholder: 'e.g. 2.5', update: true },
+	{ api: 'budget', name: 'budget', displayName: 'Budget', kind: { type: 'number', positive: true }, description: 'Total budget, greater than 0', placeholder: 'e.g. 150' },
 	{ api: 'ad_type', name: 'adType', displayName: 'Ad Type', kind: { type: 'options', choices: AD_TYPES }, description: 'How the ad is targeted', default: 'target_channels' },
 	{ api: 'kktu_ids', name: 'kktu', displayName: 'KKTU Category', kind: { type: 'kktu' }, description: 'The ad-marking category: exactly one category of the third (most specific) level. Required by cabinets with automatic labelling.', update: true },
 
@@ -146,15 +168,16 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'exclude_crypto', name: 'excludeCrypto', displayName: 'Exclude Crypto Channels', collection: 'exclusions', kind: { type: 'boolean' }, description: 'Whether to keep the ad out of crypto channels', default: true },
 
 	// Budget & Schedule
-	{ api: 'daily_budget', name: 'dailyBudget', displayName: 'Daily Budget', collection: 'budgetSchedule', kind: { type: 'number', positive: true }, description: 'Daily spending limit, greater than 0', default: 0, update: true },
+	{ api: 'daily_budget', name: 'dailyBudget', displayName: 'Daily Budget', collection: 'budgetSchedule', kind: { type: 'number', positive: true }, description: 'Daily spending limit, greater than 0', placeholder: 'e.g. 15', update: true },
 	{ api: 'views_per_user', name: 'viewsPerUser', displayName: 'Views per User', collection: 'budgetSchedule', kind: { type: 'integer', min: 1 }, description: 'How many times one user may see the ad, a whole number of at least 1', default: 1, update: true },
 	{ api: 'start_date', name: 'startDate', displayName: 'Start Date', collection: 'budgetSchedule', kind: { type: 'date' }, description: 'When delivery starts; must be before End Date', update: true },
 	{ api: 'end_date', name: 'endDate', displayName: 'End Date', collection: 'budgetSchedule', kind: { type: 'date' }, description: 'When delivery ends', update: true },
 	{ api: 'schedule', name: 'schedule', displayName: 'Schedule', collection: 'budgetSchedule', kind: { type: 'schedule' }, description: 'Delivery hours per weekday', update: true, updateNullable: true },
 	{ api: 'use_selected_timezone', name: 'useSelectedTimezone', displayName: 'Use Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether the schedule hours are in Schedule Timezone rather than UTC', default: true, update: true },
-	{ api: 'schedule_timezone', name: 'scheduleTimezone', displayName: 'Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'number', min: -12, max: 14 }, description: 'UTC offset in hours of the schedule, from -12 to 14', default: 0, update: true },
-	{ api: 'currency_code', name: 'currencyCode', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: ['EUR', 'TON', 'USD', 'RUB', 'USDT', 'STAR'].map((c) => ({ name: c, value: c })) }, description: 'Currency of CPM and budgets', default: 'EUR' },
-	{ api: 'use_account_currency', name: 'useAccountCurrency', displayName: 'Use Cabinet Currency', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether CPM and budgets are in the cabinet\'s own currency', default: true },
+	{ api: 'schedule_timezone', name: 'scheduleTimezone', displayName: 'Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'number', min: -12, max: 14, utcOffsets: true }, description: 'The time zone of the schedule\'s hours, as an offset from UTC (sent as hours, e.g. 3 for UTC+03:00). Used when Use Schedule Timezone is on.', default: 0, update: true },
+	{ api: 'currency_code', name: 'currencyCode', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: CURRENCY_CODES }, description: 'Currency of CPM and budgets', default: 'EUR', versions: 'first' },
+	{ api: 'use_account_currency', name: 'useAccountCurrency', displayName: 'Use Cabinet Currency', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether CPM and budgets are in the cabinet\'s own currency', default: true, versions: 'first' },
+	{ api: 'currency_code', name: 'currency', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Cabinet\'s Own Currency', value: CABINET_CURRENCY, description: 'CPM and budgets are in the currency the cabinet is kept in' }, ...CURRENCY_CODES] }, description: 'Currency of CPM and budgets: the cabinet\'s own, or one of the codes', default: CABINET_CURRENCY, versions: 'later' },
 	{ api: 'after_moderation_status', name: 'afterModerationStatus', displayName: 'Status After Moderation', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Active', value: 'active' }, { name: 'On Hold', value: 'on hold' }] }, description: 'Whether the ad starts or waits once approved', default: 'active', update: true },
 
 	// Website & Button

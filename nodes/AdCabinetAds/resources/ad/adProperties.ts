@@ -20,6 +20,30 @@ const DAY_NAMES: Record<string, string> = {
 	sun: 'Sunday',
 };
 
+/** Whole-hour offsets from UTC-12 to UTC+14, plus the half- and three-quarter-hour ones in use. */
+const UTC_OFFSETS: INodePropertyOptions[] = [
+	...Array.from({ length: 27 }, (_, i) => i - 12),
+	-9.5,
+	-3.5,
+	3.5,
+	4.5,
+	5.5,
+	5.75,
+	6.5,
+	9.5,
+	10.5,
+	12.75,
+	13.75,
+]
+	.sort((a, b) => a - b)
+	.map((hours) => {
+		const sign = hours < 0 ? '−' : '+';
+		const minutes = Math.round(Math.abs(hours) * 60);
+		const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+		const mm = String(minutes % 60).padStart(2, '0');
+		return { name: hours === 0 ? 'UTC' : `UTC${sign}${hh}:${mm}`, value: hours };
+	});
+
 const HOURS: INodePropertyOptions[] = Array.from({ length: 24 }, (_, h) => ({
 	name: `${String(h).padStart(2, '0')}:00–${String(h).padStart(2, '0')}:59`,
 	value: h,
@@ -91,6 +115,8 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 		name: field.name,
 		description: field.description,
 		...(field.placeholder ? { placeholder: field.placeholder } : {}),
+		...(field.versions === 'first' ? { displayOptions: { show: { '@version': [1] } } } : {}),
+		...(field.versions === 'later' ? { displayOptions: { hide: { '@version': [1] } } } : {}),
 	};
 	const kind = field.kind;
 	switch (kind.type) {
@@ -104,11 +130,23 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 				},
 			];
 		case 'number':
+			if (kind.utcOffsets) {
+				return [
+					{
+						...base,
+						type: 'options',
+						default: (field.default as number | undefined) ?? 0,
+						// In offset order, west to east, as time zones are listed.
+						options: UTC_OFFSETS,
+					},
+				];
+			}
 			return [
 				{
 					...base,
 					type: 'number',
-					default: (field.default as number | undefined) ?? 0,
+					// Empty, not 0: the editor then marks a required amount as missing before a run.
+					default: (field.default as number | undefined) ?? '',
 					typeOptions: {
 						...(kind.positive ? { minValue: 0 } : {}),
 						...(kind.min !== undefined ? { minValue: kind.min } : {}),
@@ -121,7 +159,7 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 				{
 					...base,
 					type: 'number',
-					default: (field.default as number | undefined) ?? kind.min,
+					default: (field.default as number | undefined) ?? '',
 					typeOptions: { minValue: kind.min, numberPrecision: 0 },
 				},
 			];

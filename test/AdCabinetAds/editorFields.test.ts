@@ -1,0 +1,106 @@
+import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import { nodeTypes, PACKAGE_NAME, runNode } from '../../harness';
+import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { useSandbox } from '../support/useSandbox';
+import { minimalCreate } from '../support/adFixtures';
+
+const NOW = '2026-11-20T12:00:00.000Z';
+const CURRENT = 1.1;
+
+function budgetScheduleOption(name: string, version: number): INodeProperties[] {
+	const { description } = nodeTypes().getByNameAndVersion(
+		`${PACKAGE_NAME}.adCabinetAds`,
+	) as INodeType;
+	const collection = description.properties.find(
+		(p) => p.name === 'budgetSchedule',
+	) as INodeProperties;
+	return (collection.options as INodeProperties[]).filter((option) => {
+		const { show, hide } = option.displayOptions ?? {};
+		if (show?.['@version'] && !show['@version'].includes(version)) return false;
+		if (hide?.['@version']?.includes(version)) return false;
+		return option.name === name;
+	});
+}
+
+describe('Ad Cabinet Ads → Create: fields as a person fills them', () => {
+	const sandbox = useSandbox({ now: NOW });
+	const create = (parameters: INodeParameters, typeVersion = CURRENT) =>
+		runNode({
+			type: 'adCabinetAds',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+			typeVersion,
+		});
+	const sentBody = () =>
+		apiRequests(sandbox()).find((r) => r.method === 'POST')?.body as IDataObject;
+
+	test("one Currency choice: the cabinet's own currency, or a code", async () => {
+		expect(budgetScheduleOption('useAccountCurrency', CURRENT)).toEqual([]);
+		expect(budgetScheduleOption('currency', CURRENT)[0].default).toBe('cabinet');
+
+		expect(
+			(await create(minimalCreate({ budgetSchedule: { currency: 'cabinet' } }))).error,
+		).toBeUndefined();
+		expect(sentBody()).toMatchObject({ use_account_currency: true });
+		expect(sentBody()).not.toHaveProperty('currency_code');
+	});
+
+	test('choosing a code sends it and turns the cabinet currency off', async () => {
+		expect(
+			(await create(minimalCreate({ budgetSchedule: { currency: 'USD' } }))).error,
+		).toBeUndefined();
+		expect(sentBody()).toMatchObject({ currency_code: 'USD', use_account_currency: false });
+	});
+
+	test('a saved version 1 node keeps Currency and Use Cabinet Currency as it set them', async () => {
+		expect(budgetScheduleOption('useAccountCurrency', 1)).toHaveLength(1);
+		const saved = minimalCreate({
+			budgetSchedule: { currencyCode: 'RUB', useAccountCurrency: true },
+		});
+		expect((await create(saved, 1)).error).toBeUndefined();
+		expect(sentBody()).toMatchObject({ currency_code: 'RUB', use_account_currency: true });
+	});
+
+	test('Schedule Timezone is a list of UTC offsets, sent as hours', async () => {
+		const [field] = budgetScheduleOption('scheduleTimezone', CURRENT);
+		expect(field.type).toBe('options');
+		const names = (field.options as Array<{ name: string; value: number }>).map((o) => [
+			o.name,
+			o.value,
+		]);
+		expect(names).toContainEqual(['UTC', 0]);
+		expect(names).toContainEqual(['UTC+05:30', 5.5]);
+		expect(names).toContainEqual(['UTC−12:00', -12]);
+		expect(names).toContainEqual(['UTC+14:00', 14]);
+		expect(
+			(await create(minimalCreate({ budgetSchedule: { scheduleTimezone: 5.5 } }))).error,
+		).toBeUndefined();
+		expect(sentBody()).toMatchObject({ schedule_timezone: 5.5 });
+	});
+
+	test('Campaign ID, CPM and Budget start empty, so the editor marks them as missing', () => {
+		const { description } = nodeTypes().getByNameAndVersion(
+			`${PACKAGE_NAME}.adCabinetAds`,
+		) as INodeType;
+		for (const name of ['campaignId', 'cpm', 'budget']) {
+			const property = description.properties.find((p) => p.name === name) as INodeProperties;
+			expect([name, property.required, property.default]).toEqual([name, true, '']);
+		}
+	});
+
+	test.each([
+		['Campaign ID', { campaignId: undefined }],
+		['Campaign ID', { campaignId: 0 }],
+		['CPM', { cpm: undefined }],
+		['Budget', { budget: undefined }],
+	])('%s left empty or 0 is refused before anything is sent', async (label, extra) => {
+		const parameters = minimalCreate();
+		for (const [key, value] of Object.entries(extra)) {
+			if (value === undefined) delete parameters[key];
+			else parameters[key] = value;
+		}
+		const { error } = await create(parameters);
+		expect(error?.message.startsWith(`${label}:`)).toBe(true);
+		expect(apiRequests(sandbox())).toHaveLength(0);
+	});
+});
