@@ -10,7 +10,7 @@ import type { N8nRest } from './rest';
 import { REPO_ROOT } from './runtime';
 import { CREDENTIAL_TYPE, type Example } from './workflows';
 
-/** CONVENTIONS.md "Names": every node type of the package and its display name. */
+/** Every node type of the package and its display name, as users find them in the editor. */
 export const EXPECTED_NODES: Record<string, string> = {
 	adCabinetStats: 'Ad Cabinet Stats',
 	adCabinetAds: 'Ad Cabinet Ads',
@@ -118,7 +118,7 @@ export async function checkNodeTypes(
 		versions.set(type.name, [...(versions.get(type.name) ?? []), ...versionsOf(type)]);
 
 	await checks.check(
-		`package.json registers all ${Object.keys(EXPECTED_NODES).length} node types of CONVENTIONS.md`,
+		`package.json registers all ${Object.keys(EXPECTED_NODES).length} Ad Cabinet node types`,
 		() => {
 			const registered = new Set(nodes.map((node) => node.name));
 			const missing = Object.keys(EXPECTED_NODES).filter((name) => !registered.has(name));

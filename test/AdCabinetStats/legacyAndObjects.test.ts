@@ -62,7 +62,7 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	test('the node shows the deprecation notice and explains the API error after 28.02.2026 in the same words', async () => {
 		const description = nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.adCabinetStats`).description;
 		const notice = description.properties.find((p) => p.type === 'notice' && p.name === 'legacyNotice');
-		expect(notice?.displayName).toContain('deprecated and is disabled on 28.02.2026');
+		expect(notice?.displayName).toContain('deprecated: the API switched it off on 28 February 2026');
 		expect(notice?.displayName).toContain('Statistic → Get Many');
 		sandbox().data.legacyReportDisabled = true;
 		try {

@@ -11,7 +11,7 @@ const show = { resource: ['legacyReport'], operation: ['get'] };
 
 export const LEGACY_DISABLED_ON = '2026-02-28';
 export const LEGACY_NOTICE =
-	'The legacy report is deprecated and is disabled on 28.02.2026. Use Statistic → Get Many instead: it has the same figures, finer periods and paging.';
+	'The legacy report is deprecated: the API switched it off on 28 February 2026, and new nodes no longer offer it. Use Statistic → Get Many instead: it has the same figures, finer periods and paging.';
 
 /** spec 4.2: `group_time` codes. */
 const GROUP_TIME = { day: 1, month: 2, week: 3, year: 4 } as const;
