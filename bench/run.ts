@@ -111,7 +111,7 @@ async function main(): Promise<number> {
 	log(
 		`${goals.length - missed.length} of ${goals.length} goals met${missed.length ? `; missed: ${missed.map((l) => l.id).join(', ')}` : ''}. ${((Date.now() - started) / 1000).toFixed(0)} s.`,
 	);
-	// Only a full run of every section replaces results.json, the table the README quotes.
+	// Only a full run of every section replaces results.json, the table docs/performance.md quotes.
 	const partial = only.size < SECTIONS.length;
 	const file = join(
 		__dirname,
