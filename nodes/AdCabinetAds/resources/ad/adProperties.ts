@@ -216,7 +216,8 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 									displayName: 'Bot ID',
 									name: 'id',
 									type: 'number',
-									default: 0,
+									default: '',
+									placeholder: 'e.g. 7001',
 									description: "The bot's ID from Validate Bots",
 								},
 								{
