@@ -12,13 +12,13 @@
  *     description n8n serves); no error toast, no console or page error about the package; a
  *     screenshot of the panel into a folder printed at the end.
  *
- * Flags: --screenshots (also write docs/images/stats-node-panel.png and
- * docs/images/example-workflow.png, the README's pictures), --keep (keep the temp folder with n8n's
+ * Flags: --screenshots (also write docs/images/stats-node-panel.png,
+ * docs/images/example-workflow.png and docs/images/trigger-node-panel.png, the README's pictures), --keep (keep the temp folder with n8n's
  * user folder, logs and the browser profile). CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Sandbox } from '../../sandbox';
@@ -260,6 +260,13 @@ async function main(): Promise<number> {
 				const statsDescription = nodes.find((n) => n.type === statsType)?.description;
 				await writeReadmeImages(checks, browser, server.url, example, statsType, statsDescription);
 			}
+			// The trigger's panel as a new node opens it: its unit list and the Poll Times hint.
+			const triggerIndex = nodes.findIndex((n) => n.type === `${pkg.name}.adCabinetStatsTrigger`);
+			const triggerShot = findings[triggerIndex]?.screenshot;
+			await checks.check('docs/images/trigger-node-panel.png: the Stats Trigger panel', () => {
+				assert.ok(triggerShot, 'no screenshot of the Stats Trigger panel was taken');
+				copyFileSync(triggerShot, join(IMAGES_DIR, 'trigger-node-panel.png'));
+			});
 		}
 	} catch (error) {
 		checks.fail('editor stage', (error as Error).stack ?? String(error));
