@@ -45,7 +45,7 @@ export const adDescription: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				action: 'Create an ad',
-				description: 'Launch a new ad in a campaign (spec 4.6)',
+				description: 'Launch a new ad in a campaign',
 				routing: {
 					request: { method: 'POST', url: PATHS.adCreate },
 					...routed({
@@ -60,7 +60,7 @@ export const adDescription: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				action: 'Get an ad',
-				description: 'Get the full settings of one ad (spec 4.7)',
+				description: 'Get the full settings of one ad',
 				routing: {
 					request: { method: 'GET' },
 					...routed({ prepare: prepareAdGet, hint: adHint('get') }),
@@ -71,7 +71,7 @@ export const adDescription: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many ads',
-				description: 'List ads with their figures (spec 4.5)',
+				description: 'List ads with their figures',
 				routing: {
 					request: { method: 'GET', url: PATHS.adList },
 					...routed({
@@ -89,7 +89,7 @@ export const adDescription: INodeProperties[] = [
 				name: 'Update',
 				value: 'update',
 				action: 'Update an ad',
-				description: 'Change some settings of an ad; the others stay as they are (spec 4.8)',
+				description: 'Change some settings of an ad; the others stay as they are',
 				routing: {
 					request: { method: 'PUT' },
 					...routed({
@@ -106,7 +106,7 @@ export const adDescription: INodeProperties[] = [
 				name: 'Validate Bots',
 				value: 'validateBots',
 				action: 'Validate target bots',
-				description: 'Check bots before targeting them; each needs 1000+ daily users (spec 4.9)',
+				description: 'Check bots before targeting them; each needs 1,000 or more daily users',
 				routing: {
 					request: { method: 'GET', url: PATHS.botValidation },
 					...routed({ prepare: prepareValidateBots }),

@@ -10,13 +10,13 @@ const operations: INodePropertyOptions[] = [
 		value: 'create',
 		action: 'Create an audience',
 		description:
-			'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items (spec 4.12)',
+			'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items',
 	},
 	{
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many audiences',
-		description: "List a cabinet's phone-number audiences (spec 4.12)",
+		description: "List a cabinet's phone-number audiences",
 		routing: {
 			request: { method: 'GET', url: PATHS.audiencesList('') },
 			...routed({ prepare: prepareAudienceGetAll, hint: audienceGetAllHint }),

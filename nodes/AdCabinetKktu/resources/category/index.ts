@@ -18,7 +18,7 @@ export const categoryDescription: INodeProperties[] = [
 				value: 'getAll',
 				action: 'Get many KKTU categories',
 				description:
-					'Flat list of categories with their level and path; by default only the third-level ones an ad accepts (spec 4.10)',
+					'Flat list of categories with their level and path; by default only the third-level ones an ad accepts',
 				routing: {
 					request: { method: 'GET', url: PATHS.kktu },
 					...routed({ prepare: checkCategoryGetAll }),
@@ -29,7 +29,7 @@ export const categoryDescription: INodeProperties[] = [
 				name: 'Get Tree',
 				value: 'getTree',
 				action: 'Get the KKTU category tree',
-				description: 'The whole classifier tree as the API returns it (spec 4.10)',
+				description: 'The whole classifier tree as the API returns it',
 				routing: {
 					request: { method: 'GET', url: PATHS.kktu },
 					...routed(),

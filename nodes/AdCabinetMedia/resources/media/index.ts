@@ -15,7 +15,7 @@ export const mediaDescription: INodeProperties[] = [
 				value: 'upload',
 				action: 'Upload a media file',
 				description:
-					'Send an image or video from an input binary field; returns the media token for an ad (spec 4.10)',
+					'Send an image or video from an input binary field; returns the media token for an ad',
 			},
 		],
 	},

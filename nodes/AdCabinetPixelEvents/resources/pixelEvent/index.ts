@@ -21,7 +21,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				action: 'Create a pixel event',
-				description: 'Add a tag event to a cabinet\'s pixel (spec 4.11)',
+				description: 'Add a tag event to a cabinet\'s pixel',
 				routing: {
 					request: { method: 'POST', url: PATHS.pixelEvents },
 					...routed({ idempotent: false, prepare: preparePixelEventCreate, hint: pixelEventHint('create') }),
@@ -32,7 +32,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				name: 'Delete',
 				value: 'delete',
 				action: 'Delete a pixel event',
-				description: 'Remove a tag event from a cabinet (spec 4.11)',
+				description: 'Remove a tag event from a cabinet',
 				routing: {
 					request: { method: 'DELETE', url: PATHS.pixelEvents },
 					...routed({ idempotent: false, prepare: preparePixelEventDelete, hint: pixelEventHint('delete') }),
@@ -43,7 +43,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				name: 'Get Base Code',
 				value: 'getBaseCode',
 				action: 'Get the base pixel code',
-				description: 'The cabinet\'s pixel ID and the base script to put on every page of the site (spec 4.11)',
+				description: 'The cabinet\'s pixel ID and the base script to put on every page of the site',
 				routing: {
 					request: { method: 'GET', url: PATHS.pixelEvents },
 					...routed({ prepare: preparePixelEventGetBaseCode, hint: pixelEventHint('getBaseCode') }),
@@ -54,7 +54,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many pixel events',
-				description: 'List a cabinet\'s tag events with their status, type and code snippet (spec 4.11)',
+				description: 'List a cabinet\'s tag events with their status, type and code snippet',
 				routing: {
 					request: { method: 'GET', url: PATHS.pixelEvents },
 					...routed({ prepare: preparePixelEventGetAll, hint: pixelEventHint('getAll') }),
@@ -65,7 +65,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				name: 'Get Types',
 				value: 'getTypes',
 				action: 'Get the pixel event types',
-				description: 'The event types an event can have, e.g. page_view, purchase, custom (spec 4.11)',
+				description: 'The event types an event can have, e.g. page_view, purchase, custom',
 				routing: {
 					request: { method: 'GET', url: PATHS.pixelEventTypes },
 					...routed(),
@@ -76,7 +76,7 @@ export const pixelEventDescription: INodeProperties[] = [
 				name: 'Rename',
 				value: 'rename',
 				action: 'Rename a pixel event',
-				description: 'Give a tag event a new title (spec 4.11)',
+				description: 'Give a tag event a new title',
 				routing: {
 					request: { method: 'PATCH', url: PATHS.pixelEvents },
 					...routed({ idempotent: false, prepare: preparePixelEventRename, hint: pixelEventHint('rename') }),

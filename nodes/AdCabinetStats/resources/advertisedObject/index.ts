@@ -16,7 +16,7 @@ export const advertisedObjectDescription: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many advertised objects',
-				description: 'List the channels, bots and sites your ads promote (spec 4.3)',
+				description: 'List the channels, bots and sites your ads promote',
 				routing: {
 					request: { method: 'GET', url: PATHS.reportObjects },
 					...routed({ prepare: checkAdvertisedObjectGetAll }),

@@ -16,7 +16,7 @@ export const legacyReportDescription: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				action: 'Get the legacy report',
-				description: 'Deprecated statistics report, disabled on 28.02.2026 (spec 4.2)',
+				description: 'Deprecated statistics report, switched off by the API on 28 February 2026',
 				routing: {
 					request: { method: 'POST', url: PATHS.legacyReport },
 					...routed({ idempotent: true, prepare: buildLegacyReportBody, hint: legacyReportHint }),

@@ -14,7 +14,7 @@ export const statisticDescription: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many statistics rows',
-				description: 'Spend, impressions, clicks and ratios per period, paged by cursor (spec 4.1)',
+				description: 'Spend, impressions, clicks and ratios per period, paged by cursor',
 			},
 		],
 	},
