@@ -65,8 +65,7 @@ export class AdCabinetStats implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
-		description:
-			'Get ad statistics, the legacy report and advertised objects from the Ad Cabinet API',
+		description: 'Get ad statistics and the advertised objects from the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Stats' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
