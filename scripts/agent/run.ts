@@ -273,7 +273,7 @@ async function main(): Promise<number> {
 		model.script = script;
 		console.log(`  sandbox API on ${sandbox.baseUrl}, scripted model on ${model.apiUrl}`);
 
-		const session = await stageSession(setUp, { N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true' });
+		const session = await stageSession(setUp);
 		console.log('\n▶ Import');
 		await checks.check('the sandbox, expired-token and model credentials import', async () => {
 			const file = join(work, 'agent-credentials.json');
