@@ -1,5 +1,5 @@
 /**
- * Standalone sandbox: `npm run sandbox -- [--port N] [--token T] [--now ISO] [--frozen]`.
+ * Standalone sandbox: `npm run sandbox -- [--port N] [--token T] [--now ISO] [--frozen] [--bucket-time-zone Z]`.
  * Prints one JSON line with the addresses first (for scripts), then human-readable lines.
  */
 import { Sandbox } from './index';
@@ -9,8 +9,11 @@ function parseArgs(argv: string[]): {
 	token?: string;
 	now?: string;
 	frozen: boolean;
+	bucketTimeZone?: string;
 } {
-	const out: { port?: number; token?: string; now?: string; frozen: boolean } = { frozen: false };
+	const out: { port?: number; token?: string; now?: string; frozen: boolean; bucketTimeZone?: string } = {
+		frozen: false,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const next = () => {
@@ -22,9 +25,10 @@ function parseArgs(argv: string[]): {
 		else if (arg === '--token') out.token = next();
 		else if (arg === '--now') out.now = next();
 		else if (arg === '--frozen') out.frozen = true;
+		else if (arg === '--bucket-time-zone') out.bucketTimeZone = next();
 		else
 			throw new Error(
-				`Unknown argument ${arg}; usage: [--port N] [--token T] [--now ISO] [--frozen]`,
+				`Unknown argument ${arg}; usage: [--port N] [--token T] [--now ISO] [--frozen] [--bucket-time-zone UTC|+03:00|Europe/Berlin]`,
 			);
 	}
 	if (out.port !== undefined && !Number.isInteger(out.port))
@@ -41,6 +45,7 @@ async function main(): Promise<void> {
 		token: args.token,
 		now: args.now,
 		clock: args.frozen ? 'frozen' : 'real',
+		bucketTimeZone: args.bucketTimeZone,
 	});
 	process.stdout.write(
 		`${JSON.stringify({ baseUrl: sandbox.baseUrl, clientApiUrl: sandbox.clientApiUrl, token: sandbox.token, port: sandbox.port })}\n`,
@@ -55,6 +60,7 @@ async function main(): Promise<void> {
 	console.log(
 		`  clock:          ${sandbox.clock.now().toISOString()} (${args.frozen ? 'frozen' : 'ticking'})`,
 	);
+	console.log(`  stats periods:  start in ${sandbox.data.bucketZone.name}`);
 	console.log(`  cabinets:       ${permitted.join(', ')}`);
 	console.log(
 		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,requests,stats-rows,settings}`,

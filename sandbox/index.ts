@@ -1,5 +1,6 @@
 import { SandboxClock, type SandboxClockApi } from './clock';
 import { SandboxData } from './data/sandboxData';
+import { bucketZone } from './metrics/time';
 import { FaultController } from './faults';
 import { BASE_PREFIX, CLIENT_PREFIX, SandboxHttpServer } from './server/httpServer';
 import type { LoggedRequest, SandboxOptions } from './types';
@@ -62,6 +63,7 @@ export class Sandbox {
 			clock,
 			anchorMs: clock.nowMs(),
 		});
+		if (options.bucketTimeZone !== undefined) data.bucketZone = bucketZone(options.bucketTimeZone);
 		const faults = new FaultController();
 		const requests: LoggedRequest[] = [];
 		const token = options.token ?? DEFAULT_TOKEN;

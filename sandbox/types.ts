@@ -11,6 +11,11 @@ export interface SandboxOptions {
 	adCount?: number;
 	/** Seed of every generated value; default 1. */
 	seed?: number;
+	/**
+	 * Where the statistics endpoint's periods start: "UTC" (default), an offset such as "+03:00",
+	 * or an IANA zone such as "Europe/Berlin". period_date is written with the zone's offset.
+	 */
+	bucketTimeZone?: string;
 }
 
 export type ApiName = 'base' | 'client' | 'control' | 'unknown';
@@ -45,4 +50,6 @@ export interface LoggedRequest {
 	/** 0 while the request is in flight, and for faults that never answer (reset, stall). */
 	status: number;
 	fault?: string;
+	/** API requests the sandbox was working on when this one arrived, this one included. */
+	open: number;
 }

@@ -3,6 +3,7 @@ import { MetricSource, METRIC_COUNT } from '../metrics/metricSource';
 import { SLOT_MS } from '../metrics/time';
 import { isPlainObject } from '../errors';
 import { slotsUntil } from '../stats/aggregate';
+import { UTC_ZONE, type BucketZone } from '../metrics/time';
 import { decodeCursor } from '../stats/cursor';
 import { legacyReportRows } from '../stats/legacyReport';
 import { StatsEngine, computeStatsRows } from '../stats/statsEngine';
@@ -68,6 +69,13 @@ export class SandboxData {
 	 * (default), or no body at all, so nodes can prove they cope with either.
 	 */
 	adWriteAnswer: 'detail' | 'empty' = 'detail';
+	/**
+	 * The zone the statistics endpoint starts its periods in (spec 2.1 period_date carries its
+	 * offset); the spec does not show it, so tests can prove nodes follow whatever the API uses.
+	 */
+	bucketZone: BucketZone = UTC_ZONE;
+	/** Every API answer waits this long first (a slow API), so overlapping requests can be seen. */
+	answerDelayMs = 0;
 	/** Cumulative time spent inside API handlers, in milliseconds. */
 	handlerTimeMs = 0;
 	/** Bumped whenever ads change, so cached statistics results are not reused. */

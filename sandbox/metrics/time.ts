@@ -76,3 +76,90 @@ export function periodEnd(unit: PeriodUnit, start: number): number {
 			return Date.UTC(new Date(start).getUTCFullYear() + 1, 0, 1);
 	}
 }
+
+/**
+ * The clock the statistics endpoint cuts its periods by: days, weeks, months and years start at
+ * local midnight in this zone, and period_date is written with its offset. A fixed offset
+ * ("+03:00") or an IANA name ("Europe/Berlin", with its daylight-saving changes); UTC by default.
+ */
+export interface BucketZone {
+	readonly name: string;
+	/** The zone's offset from UTC at an instant, in ms. */
+	offsetMs(ms: number): number;
+}
+
+export const UTC_ZONE: BucketZone = { name: 'UTC', offsetMs: () => 0 };
+
+const FIXED_OFFSET = /^([+-])(\d{2}):(\d{2})$/;
+
+/** The zone of a setting; throws with the accepted forms when it is neither an offset nor a known IANA name. */
+export function bucketZone(name: string): BucketZone {
+	if (name === 'UTC' || name === 'Z' || name === '+00:00') return UTC_ZONE;
+	const fixed = FIXED_OFFSET.exec(name);
+	if (fixed) {
+		const minutes = Number(fixed[2]) * 60 + Number(fixed[3]);
+		if (Number(fixed[2]) > 14 || Number(fixed[3]) > 59) throw new Error(`bucket time zone offset out of range: ${name}`);
+		const offset = (fixed[1] === '-' ? -minutes : minutes) * 60_000;
+		return { name, offsetMs: () => offset };
+	}
+	let format: Intl.DateTimeFormat;
+	try {
+		format = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'longOffset' });
+	} catch {
+		throw new Error(
+			`bucket time zone must be UTC, an offset such as +03:00, or an IANA name such as Europe/Berlin; got ${JSON.stringify(name)}`,
+		);
+	}
+	// Offsets change on whole quarter hours at most: one lookup per quarter hour, remembered.
+	const cache = new Map<number, number>();
+	return {
+		name,
+		offsetMs(ms: number): number {
+			const key = floor(ms / (15 * 60_000));
+			let offset = cache.get(key);
+			if (offset === undefined) {
+				const text =
+					format.formatToParts(new Date(key * 15 * 60_000)).find((p) => p.type === 'timeZoneName')
+						?.value ?? 'GMT';
+				const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(text);
+				offset = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) * 60_000 : 0;
+				cache.set(key, offset);
+			}
+			return offset;
+		},
+	};
+}
+
+/** The UTC instant of a local wall-clock time in a zone (the earlier one when it occurs twice). */
+function fromLocal(zone: BucketZone, local: number): number {
+	const guess = local - zone.offsetMs(local);
+	return local - zone.offsetMs(guess);
+}
+
+/**
+ * periodStart in a zone: days, weeks, months and years start at local midnight; hours and minute
+ * periods on the local clock at the instant's own offset (so the hour repeated when daylight
+ * saving ends is two periods, as it is two hours).
+ */
+export function zonedPeriodStart(unit: PeriodUnit, ms: number, zone: BucketZone): number {
+	if (zone === UTC_ZONE) return periodStart(unit, ms);
+	const offset = zone.offsetMs(ms);
+	if (SUB_DAY_UNITS.includes(unit)) return periodStart(unit, ms + offset) - offset;
+	return fromLocal(zone, periodStart(unit, ms + offset));
+}
+
+/** periodEnd in a zone. */
+export function zonedPeriodEnd(unit: PeriodUnit, start: number, zone: BucketZone): number {
+	if (zone === UTC_ZONE || SUB_DAY_UNITS.includes(unit)) return periodEnd(unit, start);
+	return fromLocal(zone, periodEnd(unit, start + zone.offsetMs(start)));
+}
+
+/** An instant as ISO 8601 in the zone's offset at that instant, seconds precision ("Z" for UTC). */
+export function zonedIso(ms: number, zone: BucketZone): string {
+	const offset = zone.offsetMs(ms);
+	const wall = new Date(ms + offset).toISOString().slice(0, 19);
+	if (zone === UTC_ZONE) return `${wall}Z`;
+	const minutes = Math.abs(offset / 60_000);
+	const sign = offset < 0 ? '-' : '+';
+	return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}

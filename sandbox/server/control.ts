@@ -1,5 +1,6 @@
 import type { SandboxClock } from '../clock';
 import type { SandboxData } from '../data/sandboxData';
+import { bucketZone } from '../metrics/time';
 import { ApiError, fieldError, isPlainObject } from '../errors';
 import {
 	FAULT_KINDS,
@@ -123,7 +124,24 @@ export function handleControl(
 				const b = method === 'POST' ? jsonBody(body) : {};
 				if (typeof b.legacyReportDisabled === 'boolean')
 					target.data.legacyReportDisabled = b.legacyReportDisabled;
-				return { status: 200, json: { legacyReportDisabled: target.data.legacyReportDisabled } };
+				if (b.bucketTimeZone !== undefined) {
+					if (typeof b.bucketTimeZone !== 'string')
+						throw fieldError('bucketTimeZone', 'must be a string such as "UTC", "+03:00" or "Europe/Berlin"');
+					target.data.bucketZone = bucketZone(b.bucketTimeZone);
+				}
+				if (b.answerDelayMs !== undefined) {
+					if (typeof b.answerDelayMs !== 'number' || !(b.answerDelayMs >= 0))
+						throw fieldError('answerDelayMs', 'must be a number of milliseconds, 0 or more');
+					target.data.answerDelayMs = b.answerDelayMs;
+				}
+				return {
+					status: 200,
+					json: {
+						answerDelayMs: target.data.answerDelayMs,
+						legacyReportDisabled: target.data.legacyReportDisabled,
+						bucketTimeZone: target.data.bucketZone.name,
+					},
+				};
 			}
 			default:
 				return { status: 404, json: { detail: `Unknown control endpoint ${route}` } };

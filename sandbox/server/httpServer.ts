@@ -52,6 +52,7 @@ export class SandboxHttpServer {
 	private readonly sockets = new Set<Socket>();
 	private readonly stallTimers = new Set<NodeJS.Timeout>();
 	private seq = 0;
+	private open = 0;
 
 	constructor(private readonly deps: ServerDeps) {
 		this.server = createServer((req, res) => {
@@ -116,7 +117,16 @@ export class SandboxHttpServer {
 			query: parseQuery(rawQuery),
 			authorized: authFailure(req.headers.authorization, this.deps.token) === null,
 			status: 0,
+			open: ++this.open,
 		};
+		// Finished (handed to the socket) or closed without an answer: no longer open, counted once.
+		let counted = true;
+		const done = () => {
+			if (counted) this.open--;
+			counted = false;
+		};
+		res.once('finish', done);
+		res.once('close', done);
 		if (contentType !== undefined) entry.contentType = contentType;
 		this.deps.requests.push(entry);
 
@@ -139,6 +149,8 @@ export class SandboxHttpServer {
 			return;
 		}
 
+		// A slow API, so that tests can see how many requests a node keeps open at once.
+		if (this.data.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.data.answerDelayMs));
 		const fault = this.faults.decide(target.path, method);
 		if (fault) {
 			entry.fault = fault.kind;

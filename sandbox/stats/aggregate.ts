@@ -9,7 +9,14 @@ import {
 	SPEND,
 	VIEWS,
 } from '../metrics/metricSource';
-import { periodEnd, periodStart, SLOT_MS, type PeriodUnit } from '../metrics/time';
+import {
+	SLOT_MS,
+	UTC_ZONE,
+	zonedPeriodEnd,
+	zonedPeriodStart,
+	type BucketZone,
+	type PeriodUnit,
+} from '../metrics/time';
 
 /** Local bindings: global lookups are slow inside vm contexts (jest), and these run per slot. */
 const { ceil, floor, max, min } = Math;
@@ -46,6 +53,8 @@ export interface AggregateSpec {
 	/** Orders two groups by their first ads; buckets are sorted by period, then by this. */
 	compareGroups: (a: Ad, b: Ad) => number;
 	descending: boolean;
+	/** The zone periods start by (local midnight for days); UTC by default. */
+	zone?: BucketZone;
 }
 
 /** First 5-minute slot index at or after `runUntil`: the ad delivers in slots below it. */
@@ -69,6 +78,7 @@ export function aggregate(metrics: MetricSource, spec: AggregateSpec): Bucket[] 
 	const toSlot = min(floor(spec.toMs / SLOT_MS) + 1, floor(spec.asOfMs / SLOT_MS));
 	const groups = new Map<string, Group>();
 	const acc = new Float64Array(METRIC_COUNT);
+	const zone = spec.zone ?? UTC_ZONE;
 	for (const ad of spec.ads) {
 		const lo = max(fromSlot, ceil(ad.runFrom / SLOT_MS));
 		const hi = min(toSlot, slotsUntil(ad.runUntil));
@@ -78,9 +88,9 @@ export function aggregate(metrics: MetricSource, spec: AggregateSpec): Bucket[] 
 		const adCurrency = spec.currencyOf(ad);
 		const currency = currencyIndex(adCurrency);
 		const rate = convertMinor(1, adCurrency, spec.target);
-		let start = periodStart(spec.unit, lo * SLOT_MS);
+		let start = zonedPeriodStart(spec.unit, lo * SLOT_MS, zone);
 		while (start < hi * SLOT_MS) {
-			const end = periodEnd(spec.unit, start);
+			const end = zonedPeriodEnd(spec.unit, start, zone);
 			acc.fill(0);
 			metrics.addRange(ad.profile, max(lo, start / SLOT_MS), min(hi, end / SLOT_MS), acc);
 			if (acc[VIEWS] > 0) {

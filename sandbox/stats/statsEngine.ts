@@ -17,8 +17,8 @@ export interface StatsResult {
 	offsets: Float64Array;
 }
 
-/** Results kept for paging; bounded by count and by size, the newest always kept. */
-const CACHE_ENTRIES = 6;
+/** Results kept for paging (a pull cut into periods pages through one per period); bounded by count and by size, the newest always kept. */
+const CACHE_ENTRIES = 64;
 const CACHE_BYTES = 300_000_000;
 
 function groupKeyOf(grouping: readonly Grouping[]): (ad: Ad) => string {
@@ -85,10 +85,11 @@ function statsBuckets(
 		groupKey: groupKeyOf(query.grouping),
 		compareGroups: compareGroupsBy(query.grouping),
 		descending: query.order_by === '-period',
+		zone: data.bucketZone,
 	});
 	return {
 		buckets,
-		writer: new StatsRowWriter(data, rowKeys(query.grouping), query.currency_code),
+		writer: new StatsRowWriter(data, rowKeys(query.grouping), query.currency_code, data.bucketZone),
 	};
 }
 
@@ -114,7 +115,7 @@ export class StatsEngine {
 	constructor(private readonly data: SandboxData) {}
 
 	result(query: StatsQuery, asOfMs: number): StatsResult {
-		const key = `${JSON.stringify({ ...query, limit: 0 })}|${Math.floor(asOfMs / SLOT_MS)}|${this.data.version}`;
+		const key = `${JSON.stringify({ ...query, limit: 0 })}|${Math.floor(asOfMs / SLOT_MS)}|${this.data.version}|${this.data.bucketZone.name}`;
 		const cached = this.cache.get(key);
 		if (cached) {
 			this.cache.delete(key);

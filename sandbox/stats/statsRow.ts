@@ -1,5 +1,6 @@
 import { CURRENCIES, type Currency } from '../data/currencies';
-import { formatMinor, isoUtc } from '../data/format';
+import { formatMinor } from '../data/format';
+import { UTC_ZONE, zonedIso, type BucketZone } from '../metrics/time';
 import type { Ad } from '../data/model';
 import type { SandboxData } from '../data/sandboxData';
 import type { Bucket } from './aggregate';
@@ -180,6 +181,7 @@ export class StatsRowWriter {
 		private readonly data: SandboxData,
 		keys: readonly string[],
 		currency: Currency,
+		private readonly zone: BucketZone = UTC_ZONE,
 	) {
 		this.groupKeys = keys.filter((key) => !METRIC_KEYS.includes(key));
 		this.currencyText = ascii(currency);
@@ -243,7 +245,7 @@ export class StatsRowWriter {
 	private periodDate(start: number): Uint8Array {
 		let text = this.periodDates.get(start);
 		if (text === undefined) {
-			text = ascii(isoUtc(start));
+			text = ascii(zonedIso(start, this.zone));
 			this.periodDates.set(start, text);
 		}
 		return text;

@@ -1,4 +1,5 @@
 import { PLATFORM } from '../../nodes/shared/platform';
+import { apiRequests } from '../../harness/sandbox';
 import { apiClient, rawFetch } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
@@ -102,11 +103,38 @@ describe('HTTP control endpoints under /__sandbox/', () => {
 
 	test('settings: legacyReportDisabled', async () => {
 		expect((await control('POST', 'settings', { legacyReportDisabled: true })).body).toEqual({
+			answerDelayMs: 0,
+			bucketTimeZone: 'UTC',
 			legacyReportDisabled: true,
 		});
 		expect((await base.post(`/api/report/${PLATFORM}view`, { json: {} })).status).toBe(410);
 		await control('POST', 'settings', { legacyReportDisabled: false });
 		expect(sandbox().data.legacyReportDisabled).toBe(false);
+	});
+
+	test('settings: bucketTimeZone moves where statistics periods start; a bad zone is a 400 naming the forms', async () => {
+		const body = { period_from: '2026-03-01T00:00:00Z', period_to: '2026-03-02T23:59:59Z', period_grouping_unit: 'day' };
+		expect((await control('POST', 'settings', { bucketTimeZone: '+03:00' })).body).toMatchObject({ bucketTimeZone: '+03:00' });
+		const dates = (await base.post('/api/v1/stats/page', { json: body })).body.rows.map((row: { period_date: string }) => row.period_date);
+		// 00:00Z is 03:00 on 1 March in +03:00: that day's period started at 00:00+03:00 and is cut by period_from.
+		expect(dates).toEqual(['2026-03-01T00:00:00+03:00', '2026-03-02T00:00:00+03:00', '2026-03-03T00:00:00+03:00']);
+		const bad = await control('POST', 'settings', { bucketTimeZone: 'Mars/Olympus' });
+		expect(bad.status).toBe(400);
+		expect(JSON.stringify(bad.body)).toContain('an offset such as +03:00, or an IANA name');
+		expect((await control('POST', 'settings', { bucketTimeZone: 'UTC' })).body).toMatchObject({ bucketTimeZone: 'UTC' });
+		expect(sandbox().data.bucketZone.name).toBe('UTC');
+	});
+
+	test('settings: answerDelayMs holds each API answer, and the log counts the requests open at once', async () => {
+		await control('POST', 'settings', { answerDelayMs: 150 });
+		try {
+			await Promise.all([1, 2, 3].map(() => base.get('/api/report/objects')));
+		} finally {
+			await control('POST', 'settings', { answerDelayMs: 0 });
+		}
+		expect(apiRequests(sandbox()).map((request) => request.open)).toEqual([1, 2, 3]);
+		await base.get('/api/report/objects');
+		expect(apiRequests(sandbox())[3].open).toBe(1);
 	});
 
 	test('an unknown control endpoint is a 404', async () => {
