@@ -10,6 +10,7 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { readDate } from '../shared/dates';
 import { lookupSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
+import { BucketClock } from '../shared/stats/buckets';
 import { fetchStats } from '../shared/stats/fetch';
 import { maxPeriodMs } from './periods';
 import {
@@ -191,21 +192,40 @@ export class AdCabinetStatsTrigger implements INodeType {
 		const settings: PollSettings = { unit, grouping: base.grouping ?? [], emit: emitMode, settleMs: settleMinutes * MINUTE };
 		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> => {
 			const rows: IDataObject[] = [];
-			// spec 4.1 rule 1: fine units may span at most 2 days per request.
+			// spec 4.1 rule 1: fine units may span at most 2 days per request, so a longer window is
+			// fetched in pieces. Each piece ends where one of the API's own periods starts (learned
+			// from the first piece's period_date values), so no period is split between two pieces.
 			const step = FINE_UNITS.has(unit) ? FINE_UNIT_MAX_SPAN_DAYS * DAY : Infinity;
-			for (let from = fromMs; from < toMs; from += step) {
-				const to = Math.min(toMs, from + step);
+			let clock: BucketClock | undefined;
+			for (let from = fromMs; from < toMs; ) {
+				let to = Math.min(toMs, from + step);
+				if (to < toMs && clock && clock.floor(to) > from) to = clock.floor(to);
 				const query: StatsQuery = {
 					...base,
 					period_from: new Date(from).toISOString(),
-					period_to: new Date(to).toISOString(),
+					// A piece ends just before the next one starts.
+					period_to: new Date(to < toMs ? to - 1 : to).toISOString(),
 				};
 				checkStatsQuery(node, query, { fromMs: from, toMs: to, now }, 0);
+				const piece: IDataObject[] = [];
 				await fetchStats.call(this, query, {
 					onRows: (page) => {
-						for (const row of page) rows.push(row);
+						for (const row of page) piece.push(row);
 					},
 				});
+				if (to < toMs && !clock) {
+					clock = BucketClock.learn(unit, new Set(piece.map((row) => row.period_date)));
+					const cut = clock?.floor(to);
+					if (cut !== undefined && cut > from && cut < to) {
+						// The period holding the piece's end goes whole into the next piece.
+						to = cut;
+						for (const row of piece) if (Date.parse(String(row.period_date)) < cut) rows.push(row);
+						from = to;
+						continue;
+					}
+				}
+				for (const row of piece) rows.push(row);
+				from = to;
 			}
 			return rows;
 		};

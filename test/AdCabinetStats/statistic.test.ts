@@ -58,7 +58,7 @@ describe('Ad Cabinet Stats → Statistic → Get Many', () => {
 		runNode({ type: 'adCabinetStats', parameters, credentials: credentialsFor(sandbox()), ...extra });
 
 	test('Return All follows the cursor over several pages: every sandbox row once, in order', async () => {
-		const p = params({ options: { pageSize: 20, numericValues: false } });
+		const p = params({ options: { pageSize: 20, numericValues: false, parallelRequests: 1 } });
 		const expected = sandbox().data.statsRows(bodyOf(p));
 		expect(expected.length).toBeGreaterThan(60);
 		const { items, error } = await run(p);

@@ -136,12 +136,14 @@ describe('Ad Cabinet Stats Trigger', () => {
 
 		// A failure that outlasts the retries fails the poll: nothing emitted, state untouched.
 		sandbox().clearLog();
-		for (let n = 2; n <= 6; n++) sandbox().faults.onNth(n, n % 2 ? 'reset' : '503');
+		// Every request after the first fails: pages are fetched several at a time, so whichever
+		// runs out of retries first fails the poll.
+		for (let n = 2; n <= 60; n++) sandbox().faults.onNth(n, n % 2 ? 'reset' : '503');
 		const failed = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: byAd, credentials: credentialsFor(sandbox()), staticData: {} });
 		expect(failed.error?.name).toBe('NodeApiError');
 		expect(failed.items).toBeNull();
 		expect(failed.staticData['node:Node']).toEqual({});
-		expect(apiRequests(sandbox()).filter((r) => r.fault)).toHaveLength(5);
+		expect(apiRequests(sandbox()).filter((r) => r.fault).length).toBeGreaterThanOrEqual(5);
 		sandbox().faults.clear();
 		const next = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: byAd, credentials: credentialsFor(sandbox()), staticData: failed.staticData });
 		expect(next.items?.map((item) => item.json)).toEqual(expected);

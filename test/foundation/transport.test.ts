@@ -43,13 +43,15 @@ describe('shared transport', () => {
 	});
 
 	test('transient failures on a middle page are retried without restarting the cursor (custom operation)', async () => {
+		// One page after another, so the log is one cursor's (parts fetched at once each keep theirs the same way).
+		const sequential = { ...statsLast7Days, options: { ...statsLast7Days.options, parallelRequests: 1 } };
 		sandbox().faults.onNth(2, '429');
 		sandbox().faults.onNth(4, '502');
-		const clean = await runNode({ type: 'adCabinetStats', parameters: statsLast7Days, credentials: credentialsFor(sandbox()) });
+		const clean = await runNode({ type: 'adCabinetStats', parameters: sequential, credentials: credentialsFor(sandbox()) });
 		sandbox().clearLog();
 		sandbox().faults.onNth(2, '503');
 		sandbox().faults.onNth(3, 'reset');
-		const faulty = await runNode({ type: 'adCabinetStats', parameters: statsLast7Days, credentials: credentialsFor(sandbox()) });
+		const faulty = await runNode({ type: 'adCabinetStats', parameters: sequential, credentials: credentialsFor(sandbox()) });
 		expect(faulty.error).toBeUndefined();
 		expect(faulty.items.length).toBeGreaterThan(10);
 		expect(faulty.items.map((item) => item.json)).toEqual(clean.items.map((item) => item.json));

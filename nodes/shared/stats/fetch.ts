@@ -1,8 +1,11 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PATHS } from '../constants';
+import { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
+import { BucketClock } from './buckets';
 import type { StatsQuery } from './query';
+import type { PeriodUnit } from './apiValues';
 
 /** spec 2.1: one page of POST /api/v1/stats/page. */
 export interface StatsPage {
@@ -12,14 +15,39 @@ export interface StatsPage {
 	cursor?: string | null;
 }
 
+/**
+ * Requests in flight by default. n8n's request helper opens a new connection for every request,
+ * so over a real network each page pays the connection setup on top of its round trip; pages in
+ * flight at once hide both. Measured for about 20,000 rows (42 pages) through a latency proxy at
+ * 40 ms round trip with a two-round-trip setup (median of 5): 1 → 5.37 s, 4 → 1.91 s, 6 → 1.11 s,
+ * 8 → 1.08 s, 12 → 1.03 s, 16 → 0.83 s. Past 8 little is gained for twice the connections the
+ * API sees at once; a 429 answer lowers it for the rest of the run anyway.
+ */
+export const DEFAULT_PARALLEL_REQUESTS = 8;
+/** A bound for the option: more connections at once than this only burden the API. */
+export const MAX_PARALLEL_REQUESTS = 32;
+
+/** Periods fetched at once per request allowed in flight: a little more than one each evens out uneven periods. */
+const PERIODS_PER_REQUEST = 2;
+/** A period of its own is worth its extra request from this many pages on. */
+const MIN_PAGES_PER_PERIOD = 2;
+/** Boundaries looked at when choosing cuts; more than any period has parts worth cutting at. */
+const MAX_BOUNDARIES = 100_000;
+
 export interface StatsFetch {
 	/** Rows per request, 1..500. */
 	pageSize?: number;
 	/** Stop after this many rows; Infinity follows the cursor to the end. */
 	maxRows?: number;
+	/** Requests in flight at most (1 = one page after another); default DEFAULT_PARALLEL_REQUESTS. */
+	parallel?: number;
 	itemIndex?: number;
 	connection?: ConnectionOptions;
-	/** Receives each page's rows as they arrive, so a long run never holds pages twice. */
+	/**
+	 * Receives the rows in the order of one sequential pull, a page or a part at a time, with the
+	 * answer they came from (a part's rows come with a page of its own rows and no cursor: every
+	 * row of the query is wanted then).
+	 */
 	onRows: (rows: IDataObject[], page: StatsPage) => void;
 }
 
@@ -28,12 +56,266 @@ export interface StatsFetchResult {
 	count?: number;
 	rowsReceived: number;
 	pages: number;
+	/** Requests in flight at most, after any slowing down for 429 answers. */
+	parallel: number;
+	/** Sub-periods the pull was cut into (1: one cursor from start to end). */
+	periods: number;
+}
+
+interface Run {
+	ctx: RequestContext;
+	credentials: ICredentialDataDecryptedObject;
+	options: StatsFetch;
+	gate: RequestGate;
+	result: StatsFetchResult;
+}
+
+async function requestPage(run: Run, body: IDataObject): Promise<StatsPage> {
+	const { ctx, options } = run;
+	const page = (await apiRequest.call(ctx, {
+		api: 'base',
+		method: 'POST',
+		path: PATHS.statsPage,
+		body,
+		idempotent: true,
+		credentials: run.credentials,
+		itemIndex: options.itemIndex,
+		connection: options.connection,
+		gate: run.gate,
+	})) as StatsPage | undefined;
+	run.result.pages++;
+	if (!page || !Array.isArray(page.rows)) {
+		throw new NodeApiError(ctx.getNode(), { page: run.result.pages }, {
+			message:
+				'The statistics answer has no "rows" array, so it is not a statistics page. It only reads data, so running it again is safe.',
+			description: 'The API answered POST /api/v1/stats/page with an unexpected shape.',
+			itemIndex: options.itemIndex,
+		});
+	}
+	return page;
 }
 
 /**
- * Pulls statistics by cursor (spec 4.1 rules 3-4): the first request carries the query, each next
- * one only `cursor`, until the API answers a null cursor or `maxRows` rows have arrived. Pages are
- * reads, so each is retried on transient failures without restarting the run.
+ * One query followed by cursor (spec 4.1 rules 3-4): the first request carries the query, each
+ * next one only `cursor`, until the API answers a null cursor.
+ */
+class CursorChain {
+	private body: IDataObject | undefined;
+	private readonly seen = new Set<string>();
+
+	constructor(
+		private readonly run: Run,
+		first: IDataObject,
+	) {
+		this.body = first;
+	}
+
+	get done(): boolean {
+		return this.body === undefined;
+	}
+
+	async next(): Promise<StatsPage | undefined> {
+		if (!this.body) return undefined;
+		const page = await requestPage(this.run, this.body);
+		const cursor = page.cursor;
+		if (cursor === null || cursor === undefined || cursor === '') {
+			this.body = undefined;
+		} else {
+			if (this.seen.has(cursor)) {
+				throw new NodeApiError(this.run.ctx.getNode(), { page: this.run.result.pages }, {
+					message:
+						'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period; it only reads data, so that is safe.',
+					itemIndex: this.run.options.itemIndex,
+				});
+			}
+			this.seen.add(cursor);
+			// spec 4.1 rule 4: the next-page request shown carries only the cursor.
+			this.body = { cursor };
+		}
+		return page;
+	}
+}
+
+/** Emits rows up to maxRows; false once no more are wanted. */
+function emit(run: Run, rows: IDataObject[], page: StatsPage = { rows, cursor: null }): boolean {
+	const maxRows = run.options.maxRows ?? Infinity;
+	const room = maxRows - run.result.rowsReceived;
+	if (room <= 0) return false;
+	const out = rows.length > room ? rows.slice(0, room) : rows;
+	run.result.rowsReceived += out.length;
+	run.options.onRows(out, page);
+	return run.result.rowsReceived < maxRows;
+}
+
+/** The rest of one cursor, one page after another. */
+async function sequential(run: Run, chain: CursorChain): Promise<void> {
+	while (!chain.done) {
+		const page = (await chain.next()) as StatsPage;
+		if (!emit(run, page.rows, page)) return;
+	}
+}
+
+/**
+ * A part of the period: the rows whose period starts in [lo, hi). The first part (in the order
+ * rows come) continues the cursor of the whole query; the others are queries of their own.
+ */
+interface Part {
+	lo: number;
+	hi: number;
+	chain: CursorChain;
+	rows: IDataObject[];
+	/** period_date (ms) of the part's first and last kept row, in the order they came. */
+	first?: number;
+	last?: number;
+	/** Rows of the whole query's cursor past this part's end, kept in case the cut is abandoned. */
+	beyond?: IDataObject[];
+}
+
+/** period_date as ms; rows of one period share the string, so the last one is remembered. */
+function periodReader(): (row: IDataObject) => number {
+	let text: unknown;
+	let ms = NaN;
+	return (row) => {
+		if (row.period_date !== text) {
+			text = row.period_date;
+			ms = typeof text === 'string' ? Date.parse(text) : NaN;
+		}
+		return ms;
+	};
+}
+
+interface Plan {
+	/** Cut instants in the order rows come (ascending, or descending for newest first). */
+	cuts: number[];
+	clock: BucketClock;
+}
+
+/**
+ * Where to cut what is left of the period after the first page: only at starts of the API's own
+ * periods (learned from the page's period_date values), never inside the periods the page
+ * already reached, about evenly in time. Undefined when no safe cut exists.
+ */
+function planCuts(
+	query: StatsQuery,
+	firstPage: StatsPage,
+	pageSize: number,
+	parallel: number,
+): Plan | undefined {
+	const rows = firstPage.rows;
+	if (!rows.length) return undefined;
+	const clock = BucketClock.learn(
+		query.period_grouping_unit as PeriodUnit,
+		new Set(rows.map((row) => row.period_date)),
+	);
+	if (!clock) return undefined;
+	const fromMs = Date.parse(query.period_from);
+	const toMs = Date.parse(query.period_to);
+	if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) return undefined;
+	const descending = query.order_by === '-period';
+	const reached = Date.parse(String(rows[rows.length - 1].period_date));
+	// Candidate cuts, in the order rows come: after the page's last period (ascending), or at or
+	// before it (descending), strictly inside the period asked for.
+	const candidates: number[] = [];
+	if (!descending) {
+		for (let b = clock.next(clock.floor(reached)); b < toMs && candidates.length < MAX_BOUNDARIES; b = clock.next(b)) {
+			if (b > fromMs) candidates.push(b);
+		}
+	} else {
+		for (let b = clock.floor(reached); b > fromMs && candidates.length < MAX_BOUNDARIES; b = clock.floor(b - 1)) {
+			if (b < toMs) candidates.push(b);
+		}
+	}
+	if (!candidates.length) return undefined;
+	const left = typeof firstPage.count === 'number' ? firstPage.count - rows.length : Infinity;
+	const pagesLeft = Math.ceil(left / pageSize);
+	const parts = Math.max(
+		1,
+		Math.min(parallel * PERIODS_PER_REQUEST, Math.floor(pagesLeft / MIN_PAGES_PER_PERIOD), candidates.length + 1),
+	);
+	if (parts < 2) return undefined;
+	// Even steps in time from the page's last period to the far end, each moved to the nearest boundary.
+	const start = reached;
+	const end = descending ? fromMs : toMs;
+	const cuts: number[] = [];
+	let index = 0;
+	for (let j = 1; j < parts; j++) {
+		const target = start + ((end - start) * j) / parts;
+		while (
+			index + 1 < candidates.length &&
+			Math.abs(candidates[index + 1] - target) <= Math.abs(candidates[index] - target)
+		) {
+			index++;
+		}
+		if (!cuts.length || cuts[cuts.length - 1] !== candidates[index]) cuts.push(candidates[index]);
+	}
+	return { cuts, clock };
+}
+
+/** The parts of the plan, in the order rows come; the first continues `head`. */
+function partsOf(query: StatsQuery, plan: Plan, head: CursorChain, run: Run, pageSize: number): Part[] {
+	const descending = query.order_by === '-period';
+	const { cuts, clock } = plan;
+	const edges = [descending ? Infinity : -Infinity, ...cuts, descending ? -Infinity : Infinity];
+	const parts: Part[] = [];
+	for (let i = 0; i + 1 < edges.length; i++) {
+		const lo = descending ? edges[i + 1] : edges[i];
+		const hi = descending ? edges[i] : edges[i + 1];
+		if (i === 0) {
+			parts.push({ lo, hi, chain: head, rows: [] });
+			continue;
+		}
+		// Each part ends just before the next period starts (the period_to of the node's own
+		// whole days is the last instant of a day too); the outer parts keep the edges asked for.
+		const body: IDataObject = {
+			...query,
+			period_from: lo === -Infinity ? query.period_from : clock.format(lo),
+			period_to: hi === Infinity ? query.period_to : clock.format(hi - 1),
+			limit: pageSize,
+		};
+		parts.push({ lo, hi, chain: new CursorChain(run, body), rows: [] });
+	}
+	return parts;
+}
+
+/**
+ * Keeps a page's rows that belong to the part. Returns 'misaligned' when a row starts before the
+ * part (its period was cut in two), 'done' when the whole query's cursor has passed the part.
+ */
+function takeRows(
+	part: Part,
+	rows: IDataObject[],
+	isHead: boolean,
+	descending: boolean,
+	periodOf: (row: IDataObject) => number,
+): 'more' | 'done' | 'misaligned' {
+	for (let i = 0; i < rows.length; i++) {
+		const row = rows[i];
+		const ms = periodOf(row);
+		if (Number.isNaN(ms)) return 'misaligned';
+		const past = descending ? ms < part.lo : ms >= part.hi;
+		if (isHead && past) {
+			part.beyond = rows.slice(i);
+			return 'done';
+		}
+		if (ms >= part.hi) continue;
+		if (ms < part.lo) return 'misaligned';
+		part.first ??= ms;
+		part.last = ms;
+		part.rows.push(row);
+	}
+	return 'more';
+}
+
+/**
+ * Pulls statistics (spec 4.1). The first page is always the whole query, exactly as a sequential
+ * pull would ask. For Return All (or a Limit the API's count shows is no smaller than the
+ * result), the rest of the period is then cut at the starts of the API's own periods, learned
+ * from the period_date values of that page, and the parts are fetched several at a time, each by
+ * its own cursor, through a gate of `parallel` requests in flight. The rows are handed on in the
+ * order of one sequential pull. Anything that would make them differ (a row whose period starts
+ * before its part, one period in two parts, a total other than the API's count) drops the parts
+ * and finishes the whole query's own cursor instead. Pages are reads, so each is retried on
+ * transient failures without restarting the run.
  */
 export async function fetchStats(
 	this: RequestContext,
@@ -42,52 +324,81 @@ export async function fetchStats(
 ): Promise<StatsFetchResult> {
 	const maxRows = options.maxRows ?? Infinity;
 	const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE, maxRows);
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	let body: IDataObject = { ...query, limit: pageSize };
-	const seen = new Set<string>();
-	const result: StatsFetchResult = { rowsReceived: 0, pages: 0 };
-	for (;;) {
-		const page = (await apiRequest.call(this, {
-			api: 'base',
-			method: 'POST',
-			path: PATHS.statsPage,
-			body,
-			idempotent: true,
-			credentials,
-			itemIndex: options.itemIndex,
-			connection: options.connection,
-		})) as StatsPage | undefined;
-		if (!page || !Array.isArray(page.rows)) {
-			throw new NodeApiError(this.getNode(), { page: result.pages + 1 }, {
-				message:
-					'The statistics answer has no "rows" array, so it is not a statistics page. It only reads data, so running it again is safe.',
-				description: 'The API answered POST /api/v1/stats/page with an unexpected shape.',
-				itemIndex: options.itemIndex,
-			});
-		}
-		result.pages++;
-		if (result.pages === 1) {
-			result.columns = page.columns;
-			result.count = page.count;
-		}
-		let rows = page.rows;
-		const room = maxRows - result.rowsReceived;
-		if (rows.length > room) rows = rows.slice(0, room);
-		result.rowsReceived += rows.length;
-		options.onRows(rows, page);
-		const cursor = page.cursor;
-		if (cursor === null || cursor === undefined || cursor === '' || result.rowsReceived >= maxRows) {
-			return result;
-		}
-		if (seen.has(cursor)) {
-			throw new NodeApiError(this.getNode(), { page: result.pages }, {
-				message:
-					'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period; it only reads data, so that is safe.',
-				itemIndex: options.itemIndex,
-			});
-		}
-		seen.add(cursor);
-		// spec 4.1 rule 4: the next-page request shown carries only the cursor.
-		body = { cursor };
+	const parallel = Math.max(1, Math.floor(options.parallel ?? DEFAULT_PARALLEL_REQUESTS));
+	const run: Run = {
+		ctx: this,
+		credentials: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+		options,
+		gate: new RequestGate(parallel),
+		result: { rowsReceived: 0, pages: 0, parallel, periods: 1 },
+	};
+	const result = run.result;
+	const head = new CursorChain(run, { ...query, limit: pageSize });
+	const first = (await head.next()) as StatsPage;
+	result.columns = first.columns;
+	result.count = first.count;
+	// A Limit never asks for a page past it: only when the API's count shows every row is wanted.
+	const wantsAll = maxRows === Infinity || (typeof first.count === 'number' && first.count <= maxRows);
+	const plan = parallel > 1 && !head.done && wantsAll ? planCuts(query, first, pageSize, parallel) : undefined;
+	if (!plan) {
+		if (emit(run, first.rows, first)) await sequential(run, head);
+		result.parallel = run.gate.limit;
+		return result;
 	}
+
+	const descending = query.order_by === '-period';
+	const parts = partsOf(query, plan, head, run, pageSize);
+	result.periods = parts.length;
+	const periodOf = periodReader();
+	let abandoned = takeRows(parts[0], first.rows, true, descending, periodOf) === 'misaligned';
+	let nextPart = 0;
+	let failed = false;
+	const worker = async () => {
+		while (!abandoned && !failed && nextPart < parts.length) {
+			const index = nextPart++;
+			const part = parts[index];
+			const periodOfPart = periodReader();
+			while (!abandoned && !failed && !part.chain.done) {
+				const page = (await part.chain.next()) as StatsPage;
+				const state = takeRows(part, page.rows, index === 0, descending, periodOfPart);
+				if (state === 'misaligned') abandoned = true;
+				if (state === 'done') break;
+			}
+		}
+	};
+	const workers = Array.from({ length: Math.min(parallel, parts.length) }, worker);
+	for (const running of workers) {
+		// The first failure fails the run (Promise.all below rejects with it); the other parts
+		// send nothing more.
+		running.catch(() => {
+			failed = true;
+			run.gate.close(run.ctx.getNode());
+		});
+	}
+	await Promise.all(workers);
+
+	// One period in two parts, or a total other than the count, also means the cut was not clean.
+	let total = 0;
+	let previous: number | undefined;
+	for (const part of parts) {
+		total += part.rows.length;
+		if (part.first === undefined) continue;
+		if (previous !== undefined && previous === part.first) abandoned = true;
+		previous = part.last;
+	}
+	if (typeof first.count === 'number' && total !== first.count) abandoned = true;
+
+	result.parallel = run.gate.limit;
+	if (abandoned) {
+		// The whole query's cursor, from where its part stopped, gives exactly the sequential rows.
+		result.periods = 1;
+		const headPart = parts[0];
+		if (emit(run, headPart.rows) && emit(run, headPart.beyond ?? [])) await sequential(run, head);
+		return result;
+	}
+	for (const part of parts) {
+		if (!emit(run, part.rows)) break;
+		part.rows = [];
+	}
+	return result;
 }

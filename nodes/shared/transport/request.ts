@@ -12,7 +12,8 @@ import { CREDENTIAL_TYPE, type ApiBase } from '../constants';
 import { baseUrlFrom } from './baseUrl';
 import { toNodeApiError } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
-import { withRetry } from './retry';
+import type { RequestGate } from './gate';
+import { DEFAULT_RETRY, withRetry } from './retry';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -37,6 +38,8 @@ export interface ApiRequest {
 	expectJson?: boolean;
 	/** The node's Request Options (timeout, proxy, SSL), as declarative operations get them. */
 	connection?: ConnectionOptions;
+	/** Bounds the requests in flight that share it; a 429 answer slows them all down. */
+	gate?: RequestGate;
 }
 
 export interface ConnectionOptions {
@@ -114,13 +117,21 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 	options.timeout = request.connection?.timeout ?? DEFAULT_TIMEOUT_MS;
 	if (request.connection?.proxy) options.proxy = request.connection.proxy;
 	if (request.connection?.skipSslCertificateValidation) options.skipSslCertificateValidation = true;
+	const gate = request.gate;
+	let generation = 0;
 	return await withRetry(
 		async () => {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-			)) as { body: unknown; statusCode: number };
+			if (gate) generation = await gate.acquire();
+			let response: { body: unknown; statusCode: number };
+			try {
+				response = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					options,
+				)) as { body: unknown; statusCode: number };
+			} finally {
+				gate?.release();
+			}
 			return (request.expectJson === false
 				? response.body
 				: parseJson(response.body, response.statusCode)) as T;
@@ -134,5 +145,11 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 				hint: request.hint?.(failure),
 				secrets: [String(credentials.accessToken ?? '')],
 			}),
+		DEFAULT_RETRY,
+		(failure) => {
+			// A run that already failed does not wait to retry.
+			gate?.throwIfClosed();
+			if (failure.status === 429) gate?.slowDown(generation, failure.retryAfterMs);
+		},
 	);
 }

@@ -28,6 +28,8 @@ export async function withRetry<T>(
 	idempotent: boolean,
 	giveUp: (failure: Failure, attempts: number) => NodeApiError,
 	policy: RetryPolicy = DEFAULT_RETRY,
+	/** Told of each failure that will be retried, before the wait. */
+	onRetry?: (failure: Failure) => void,
 ): Promise<T> {
 	for (let n = 1; ; n++) {
 		let caught: unknown;
@@ -42,6 +44,7 @@ export async function withRetry<T>(
 		if (!idempotent || !isRetryable(failure) || n >= policy.maxAttempts) {
 			throw giveUp(failure, n);
 		}
+		onRetry?.(failure);
 		await sleep(delayFor(failure, n, policy));
 	}
 }

@@ -15,7 +15,7 @@ import {
 	numericValuesField,
 	periodUnitField,
 } from '../../../shared/stats/fields';
-import { fetchStats } from '../../../shared/stats/fetch';
+import { DEFAULT_PARALLEL_REQUESTS, fetchStats, MAX_PARALLEL_REQUESTS } from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
 import { checkStatsQuery, readStatsQuery, STATS_FIELD_NAMES } from '../../../shared/stats/query';
 import { numericRow } from '../../../shared/stats/rows';
@@ -137,6 +137,15 @@ export const statisticGetAllDescription: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
 				description: 'Rows per request, at most 500 (the API\'s maximum). Smaller pages only help with slow connections.',
 			},
+			{
+				displayName: 'Requests at Once',
+				name: 'parallelRequests',
+				type: 'number',
+				default: DEFAULT_PARALLEL_REQUESTS,
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+				description:
+					'How many pages Return All may fetch at the same time. More is faster over a slow network; 1 fetches one page after another. The rows and their order are the same either way.',
+			},
 		],
 	},
 ];
@@ -181,10 +190,15 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	if (!isWholeNumberIn(pageSize, 1, MAX_PAGE_SIZE)) {
 		throw invalidInput(node, 'Page Size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`, i, pageSize);
 	}
+	const parallel = (options.parallelRequests as number | undefined) ?? DEFAULT_PARALLEL_REQUESTS;
+	if (!isWholeNumberIn(parallel, 1, MAX_PARALLEL_REQUESTS)) {
+		throw invalidInput(node, 'Requests at Once', `must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`, i, parallel);
+	}
 	return {
 		query,
 		limit,
 		pageSize,
+		parallel,
 		numeric: options.numericValues !== false,
 		includeColumns: options.includeColumns === true,
 		simplify: ctx.getNodeParameter('simplify', i, false) === true,
@@ -239,12 +253,13 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 	const now = new Date();
 	return [
 		await eachItem(this, async (_item, i) => {
-			const { query, limit, pageSize, numeric, includeColumns, simplify } = readQuery(this, i, now);
+			const { query, limit, pageSize, parallel, numeric, includeColumns, simplify } = readQuery(this, i, now);
 			const rows: INodeExecutionData[] = [];
 			let lastPage: LastPage | undefined;
 			const result = await fetchStats.call(this, query, {
 				pageSize,
 				maxRows: limit,
+				parallel,
 				itemIndex: i,
 				connection: connectionOptions(this, i),
 				onRows: (page, answer) => {
