@@ -5,7 +5,7 @@
  * 0 whatever the verdicts: a bench reports, it does not gate. It exits 1 only when a subject crashes
  * or returns wrong data.
  *
- *   --only stats,trigger,audience,load   run some sections only
+ *   --only stats,trigger,audience,load,wan   run some sections only
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
@@ -16,8 +16,9 @@ import { audienceBench } from './sections/audience';
 import { loadSizeBench } from './sections/loadSize';
 import { statsBench } from './sections/stats';
 import { triggerBench } from './sections/trigger';
+import { wanBench } from './sections/wan';
 
-const SECTIONS = ['stats', 'trigger', 'audience', 'load'] as const;
+const SECTIONS = ['stats', 'trigger', 'audience', 'load', 'wan'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<Section> } {
@@ -102,6 +103,33 @@ async function main(): Promise<number> {
 		const result = loadSizeBench(quick ? 3 : 5, log);
 		lines.push(...result.lines);
 		raw.load = result.raw;
+		sectionDone();
+	}
+	if (only.has('wan')) {
+		const result = await wanBench(
+			quick
+				? {
+						days: 6,
+						repetitions: 2,
+						links: [
+							{ rttMs: 0, setupRtts: 0 },
+							{ rttMs: 40, setupRtts: 2 },
+						],
+					}
+				: {
+						days: 23,
+						repetitions: 5,
+						links: [
+							{ rttMs: 0, setupRtts: 0 },
+							{ rttMs: 40, setupRtts: 1 },
+							{ rttMs: 40, setupRtts: 2 },
+							{ rttMs: 80, setupRtts: 2 },
+						],
+					},
+			log,
+		);
+		lines.push(...result.lines);
+		raw.wan = result.raw;
 		sectionDone();
 	}
 	const table = renderTable(lines);

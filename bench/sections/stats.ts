@@ -28,8 +28,14 @@ export interface StatsRaw {
 /** Thrown when subjects disagree on the rows: the bench then exits non-zero. */
 export class WrongData extends Error {}
 
-function sameRows(a: RowsDigest, b: RowsDigest): boolean {
-	return a.rows === b.rows && a.viewsSum === b.viewsSum && a.first === b.first && a.last === b.last;
+export function sameRows(a: RowsDigest, b: RowsDigest): boolean {
+	return (
+		a.rows === b.rows &&
+		a.viewsSum === b.viewsSum &&
+		a.first === b.first &&
+		a.last === b.last &&
+		a.order === b.order
+	);
 }
 
 async function startSandbox(): Promise<{ sandbox: Child; address: Omit<StatsWorkload, 'days'> }> {

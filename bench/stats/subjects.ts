@@ -15,7 +15,7 @@ import {
 	type StatsWorkload,
 } from './workload';
 
-export type SubjectName = 'floor' | 'n8nHttp' | 'ours' | 'peer';
+export type SubjectName = 'floor' | 'n8nHttp' | 'ours' | 'oursSequential' | 'peer';
 
 export const SUBJECTS: SubjectName[] = ['floor', 'n8nHttp', 'ours', 'peer'];
 
@@ -23,6 +23,7 @@ export const SUBJECT_LABEL: Record<SubjectName, string> = {
 	floor: 'bare undici loop, keep-alive (parse + keep rows)',
 	n8nHttp: "bare loop through n8n's outbound HTTP helper (parse + keep rows)",
 	ours: 'Ad Cabinet Stats node, Return All',
+	oursSequential: 'Ad Cabinet Stats node, Return All, Requests at Once 1 (one page after another)',
 	peer: 'HTTP Request node (Pagination) + Split Out',
 };
 
@@ -190,5 +191,6 @@ export const RUN: Record<SubjectName, (workload: StatsWorkload) => Promise<Pulle
 	floor,
 	n8nHttp,
 	ours,
+	oursSequential: (workload) => ours({ ...workload, parallelRequests: 1 }),
 	peer,
 };

@@ -11,6 +11,8 @@ export interface StatsWorkload {
 	token: string;
 	/** Whole days of statistics, ending the day before SANDBOX_NOW. */
 	days: number;
+	/** The Stats node's Requests at Once; its default when absent. */
+	parallelRequests?: number;
 }
 
 /** Grouping by ad over whole days: 1,200 seeded ads make ~850 rows a day, ~100,000 in 118 days. */
@@ -28,7 +30,7 @@ export function statsParameters(workload: StatsWorkload): INodeParameters {
 		currency: 'EUR',
 		returnAll: true,
 		filters: {},
-		options: {},
+		options: workload.parallelRequests === undefined ? {} : { parallelRequests: workload.parallelRequests },
 	};
 }
 
@@ -60,6 +62,8 @@ export interface RowsDigest {
 	viewsSum: number;
 	first: string;
 	last: string;
+	/** A hash of every row's period, ad, views and clicks in order: same rows, same order. */
+	order: string;
 }
 
 export interface RowSource {
@@ -69,12 +73,24 @@ export interface RowSource {
 
 export function digest(rows: RowSource): RowsDigest {
 	let viewsSum = 0;
-	for (let i = 0; i < rows.length; i++) viewsSum += Number(rows.at(i).views);
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < rows.length; i++) {
+		const row = rows.at(i);
+		viewsSum += Number(row.views);
+		const text = `${String(row.period_date)}|${String(row.ad_id)}|${String(row.views)}|${String(row.clicks)};`;
+		for (let c = 0; c < text.length; c++) hash = Math.imul(hash ^ text.charCodeAt(c), 0x01000193);
+	}
 	const key = (i: number) =>
 		i >= 0 && i < rows.length
 			? `${String(rows.at(i).period_date)}/${String(rows.at(i).ad_id)}`
 			: '';
-	return { rows: rows.length, viewsSum, first: key(0), last: key(rows.length - 1) };
+	return {
+		rows: rows.length,
+		viewsSum,
+		first: key(0),
+		last: key(rows.length - 1),
+		order: (hash >>> 0).toString(16),
+	};
 }
 
 /** The rows as JSON, in UTF-8 bytes, without building one string of them all. */
