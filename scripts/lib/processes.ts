@@ -49,7 +49,8 @@ export interface Spawned {
 
 /**
  * Starts `command <args>` in a new process group with its console written to `consoleFile` (and
- * passed to `echo`). The group is stopped by killAll() and when this process exits.
+ * passed to `echo`), as `user` when given. The group is stopped by killAll() and when this process
+ * exits.
  */
 export function spawnGroup(
 	command: string,
@@ -58,6 +59,8 @@ export function spawnGroup(
 	consoleFile: string,
 	cwd: string,
 	echo?: (chunk: string) => void,
+	/** Another user to run as (PostgreSQL refuses to run as root). */
+	user?: { uid: number; gid: number },
 ): Spawned {
 	const out = createWriteStream(consoleFile, { flags: 'a' });
 	const child = spawn(command, args, {
@@ -65,6 +68,7 @@ export function spawnGroup(
 		cwd,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
+		...user,
 	});
 	child.stdout?.pipe(out, { end: false });
 	child.stderr?.pipe(out, { end: false });

@@ -1,7 +1,7 @@
 /**
  * The queue stage's checks, run once every process has stopped, over what was read from the running
- * instance: the trigger's rows against the sandbox's ground truth, the scheduled CSV runs, and where
- * each execution ran (worker records and logs).
+ * instance: each trigger copy's rows against the sandbox's ground truth, the scheduled CSV runs, and
+ * where each execution ran (worker records and each worker's own log).
  */
 import { strict as assert } from 'node:assert';
 import type { Sandbox } from '../../sandbox';
@@ -23,12 +23,18 @@ import {
 import { hostIdOf, nodeRuns, traceExecutions, traceProblems } from './workerLogs';
 import { NAMES, SCHEDULED_UNIT } from './workflows';
 
-/** Everything read from the running instance, checked once every process has stopped. */
-export interface Observed {
+/** What one trigger copy did: its polls (sandbox log), its state and its executions. */
+export interface TriggerObserved {
+	currency: string;
 	polls: Poll[];
 	watermark?: number;
 	staticData?: unknown;
-	triggerRuns: Execution[];
+	runs: Execution[];
+}
+
+/** Everything read from the running instance, checked once every process has stopped. */
+export interface Observed {
+	triggers: TriggerObserved[];
 	scheduledRuns: Execution[];
 	/** CSV text of each run of workflow B, by execution id. */
 	csv: Map<string, string>;
@@ -46,20 +52,27 @@ function emittingPolls(polls: Poll[], watermark: number): Array<{ poll: Poll; un
 		.filter(({ poll, until }) => until > poll.from);
 }
 
+/** Returns how many rows were expected and received, and how many came twice. */
 export async function checkTrigger(
 	checks: Checks,
 	sandbox: Sandbox,
-	observed: Observed,
+	observed: TriggerObserved,
 	startMs: number,
-): Promise<void> {
-	const { polls, triggerRuns } = observed;
+): Promise<{ expected: number; received: number; duplicates: number }> {
+	const { polls, runs: triggerRuns, currency } = observed;
 	const wm = observed.watermark;
-	console.log(`  polls observed: ${polls.length} (${polls.map((p) => clock(p.at)).join(', ')})`);
-	await checks.check('the trigger polled at least 3 times (sandbox request log)', () => {
-		assert.ok(polls.length >= 3, `${polls.length} polls`);
-	});
+	const none = { expected: 0, received: 0, duplicates: 0 };
+	console.log(
+		`  ${currency} trigger: ${polls.length} polls (${polls.map((p) => clock(p.at)).join(', ')})`,
+	);
 	await checks.check(
-		"the trigger's watermark is the last 5-minute boundary before its last poll",
+		`${currency}: the trigger polled at least 3 times (sandbox request log)`,
+		() => {
+			assert.ok(polls.length >= 3, `${polls.length} polls`);
+		},
+	);
+	await checks.check(
+		`${currency}: the trigger's watermark is the last 5-minute boundary before its last poll`,
 		() => {
 			assert.ok(
 				wm !== undefined,
@@ -75,41 +88,44 @@ export async function checkTrigger(
 			assert.ok(wm > startMs, 'the watermark did not move past the start date');
 		},
 	);
-	if (wm === undefined) return;
+	if (wm === undefined || polls.length === 0) return none;
 	const emitting = emittingPolls(polls, wm);
-	await checks.check('a poll after the first emitted a newly completed period', () => {
+	await checks.check(`${currency}: a poll after the first emitted a newly completed period`, () => {
 		assert.ok(
 			emitting.some(({ poll }) => poll !== polls[0]),
 			`emitting polls: ${emitting.map(({ poll }) => clock(poll.at)).join(', ')}`,
 		);
 	});
-	await checks.check('one execution per poll that emitted, each holding exactly its window', () => {
-		assert.equal(triggerRuns.length, emitting.length, 'executions of the trigger workflow');
-		triggerRuns.forEach((execution, i) => {
-			const { poll, until } = emitting[i];
-			const rows = itemsOf(execution.run, NAMES.received) ?? [];
-			assert.ok(rows.length > 0, `execution ${execution.summary.id} has no rows`);
-			const outside = rows.filter((item) => {
-				const start = Date.parse(String(item.json.period_date));
-				return !(start >= poll.from && start < until);
+	await checks.check(
+		`${currency}: one execution per poll that emitted, each holding exactly its window`,
+		() => {
+			assert.equal(triggerRuns.length, emitting.length, 'executions of the trigger workflow');
+			triggerRuns.forEach((execution, i) => {
+				const { poll, until } = emitting[i];
+				const rows = itemsOf(execution.run, NAMES.received) ?? [];
+				assert.ok(rows.length > 0, `execution ${execution.summary.id} has no rows`);
+				const outside = rows.filter((item) => {
+					const start = Date.parse(String(item.json.period_date));
+					return !(start >= poll.from && start < until);
+				});
+				assert.equal(
+					outside.length,
+					0,
+					`execution ${execution.summary.id}: ${outside.length} rows outside [${clock(poll.from)}, ${clock(until)})`,
+				);
 			});
-			assert.equal(
-				outside.length,
-				0,
-				`execution ${execution.summary.id}: ${outside.length} rows outside [${clock(poll.from)}, ${clock(until)})`,
-			);
-		});
-	});
+		},
+	);
 	const received: Row[] = triggerRuns.flatMap((execution) =>
 		(itemsOf(execution.run, NAMES.received) ?? []).map((item) => item.json),
 	);
 	const expected = expectedRows(sandbox, polls[0].body, startMs, wm).map(numeric);
 	const comparison = compareRows(expected, received);
 	console.log(
-		`  rows expected ${comparison.expected} (${clock(startMs)}–${clock(wm)}), received on the worker ${comparison.received}, identical ${comparison.exact}, duplicates ${comparison.duplicates.length}, missing ${comparison.missing.length}, unexpected ${comparison.unexpected.length}, different ${comparison.different.length}`,
+		`  ${currency}: rows expected ${comparison.expected} (${clock(startMs)}–${clock(wm)}), received on the workers ${comparison.received}, identical ${comparison.exact}, duplicates ${comparison.duplicates.length}, missing ${comparison.missing.length}, unexpected ${comparison.unexpected.length}, different ${comparison.different.length}`,
 	);
 	await checks.check(
-		'every completed row reached the worker exactly once, identical to the sandbox (0 duplicates)',
+		`${currency}: every completed row reached a worker exactly once, identical to the sandbox (0 duplicates)`,
 		() => {
 			assert.ok(comparison.expected > 0, 'the sandbox has no rows for the window');
 			const ok =
@@ -119,6 +135,11 @@ export async function checkTrigger(
 			assert.ok(ok, describeComparison(comparison));
 		},
 	);
+	return {
+		expected: comparison.expected,
+		received: comparison.received,
+		duplicates: comparison.duplicates.length,
+	};
 }
 
 export async function checkScheduled(
@@ -172,18 +193,19 @@ export async function checkScheduled(
 	);
 }
 
+/** Returns how many executions each worker ran (by its own log). */
 export async function checkWhereTheyRan(
 	checks: Checks,
 	observed: Observed,
 	server: N8nServer,
-	worker: N8nWorker,
+	workers: N8nWorker[],
 	workflowIds: Set<string>,
-): Promise<number> {
+): Promise<number[]> {
 	const mainLog = readLog(server.log.logFile);
-	const workerLog = readLog(worker.log.logFile);
-	const workerHost = hostIdOf(workerLog);
+	const workerLogs = workers.map((worker) => readLog(worker.log.logFile));
+	const workerHosts = workerLogs.map(hostIdOf);
 	const mainHost = hostIdOf(mainLog);
-	const executions = [...observed.triggerRuns, ...observed.scheduledRuns];
+	const executions = [...observed.triggers.flatMap((t) => t.runs), ...observed.scheduledRuns];
 	await checks.check('every execution ended with status success (execution records)', () => {
 		const bad = executions.filter(
 			(e) => e.summary.status !== 'success' || !e.finished || e.summary.mode !== 'trigger',
@@ -196,36 +218,50 @@ export async function checkWhereTheyRan(
 			[],
 		);
 	});
-	const traces = traceExecutions(mainLog, workerLog);
-	let onWorker = 0;
+	const traces = traceExecutions(mainLog, workerLogs);
+	const perWorker = workers.map(() => 0);
+	for (const execution of executions) {
+		const trace = traces.get(execution.summary.id);
+		if (trace?.startedOn.length === 1) perWorker[trace.startedOn[0]]++;
+	}
+	const workerHost = workerHosts[0];
 	await checks.check(
-		`every execution was enqueued by main and run by the worker (${workerHost ?? '?'}) (both logs)`,
+		`every execution was enqueued by main and run by exactly one of the ${workers.length} workers (main's log and each worker's own log)`,
 		() => {
 			assert.ok(workerHost, 'the worker logged no host ID');
+			assert.ok(
+				workerHosts.every((host) => host === workerHost),
+				`host IDs ${workerHosts.join(', ')}`,
+			);
 			assert.notEqual(workerHost, mainHost, 'main and worker have the same host ID');
 			const problems = executions.map((e) =>
-				traceProblems(e.summary.id, traces.get(e.summary.id), workerHost),
+				traceProblems(e.summary.id, traces.get(e.summary.id), workerHost ?? ''),
 			);
-			onWorker = problems.filter((p) => p.length === 0).length;
 			assert.deepEqual(problems.flat().slice(0, 10), []);
 		},
 	);
-	await checks.check('main ran no node of these workflows itself; the worker ran them', () => {
+	await checks.check(`each of the ${workers.length} workers ran executions`, () => {
+		assert.ok(
+			perWorker.every((count) => count > 0),
+			`executions per worker: ${perWorker.join(', ')}`,
+		);
+	});
+	await checks.check('main ran no node of these workflows itself; the workers ran them', () => {
 		const inMain = nodeRuns(mainLog, workflowIds);
 		assert.deepEqual(
 			inMain.slice(0, 5).map((e) => e.raw.slice(0, 200)),
 			[],
 			'node runs in main',
 		);
-		const inWorker = nodeRuns(workerLog, workflowIds);
+		const inWorkers = workerLogs.flatMap((log) => nodeRuns(log, workflowIds));
 		assert.ok(
-			inWorker.length >= executions.length,
-			`${inWorker.length} node runs in the worker's log`,
+			inWorkers.length >= executions.length,
+			`${inWorkers.length} node runs in the workers' logs`,
 		);
 		assert.ok(
 			!mainLog.some((e) => e.message.startsWith('Worker started execution')),
 			'main logged a worker line',
 		);
 	});
-	return onWorker;
+	return perWorker;
 }

@@ -19,13 +19,22 @@ export interface StatsRequest {
 	body: Row;
 }
 
-/** First pages of statistics queries with this period unit (next pages send only a cursor). */
-export function firstPages(requests: readonly LoggedRequest[], unit: string): StatsRequest[] {
+/**
+ * First pages of statistics queries with this period unit, and this currency when given (next pages
+ * send only a cursor).
+ */
+export function firstPages(
+	requests: readonly LoggedRequest[],
+	unit: string,
+	currency?: string,
+): StatsRequest[] {
 	const pages: StatsRequest[] = [];
 	for (const request of requests) {
 		if (request.method !== 'POST' || request.path !== STATS_PAGE_PATH) continue;
 		const body = request.body as Row | undefined;
-		if (body && body.period_grouping_unit === unit) pages.push({ seq: request.seq, body });
+		if (!body || body.period_grouping_unit !== unit) continue;
+		if (currency !== undefined && body.currency_code !== currency) continue;
+		pages.push({ seq: request.seq, body });
 	}
 	return pages;
 }
@@ -43,8 +52,12 @@ export interface Poll {
  * One poll per first page: the trigger asks for its whole window in one query (a window spans at
  * most 2 days, and this stage's backfill is 1 hour), following cursors for further pages.
  */
-export function pollsOf(requests: readonly LoggedRequest[], unit: string): Poll[] {
-	return firstPages(requests, unit).map(({ seq, body }) => ({
+export function pollsOf(
+	requests: readonly LoggedRequest[],
+	unit: string,
+	currency?: string,
+): Poll[] {
+	return firstPages(requests, unit, currency).map(({ seq, body }) => ({
 		seq,
 		from: Date.parse(String(body.period_from)),
 		at: Date.parse(String(body.period_to)),

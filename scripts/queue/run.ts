@@ -1,19 +1,24 @@
 /**
- * `npm run test:queue`: the package in n8n's queue mode — main runs the trigger's poll(), Redis
- * carries the jobs, one worker executes the workflows.
+ * `npm run test:queue`: the package in n8n's queue mode as production runs it — PostgreSQL holds
+ * n8n's data, main runs the triggers' poll(), Redis carries the jobs, two workers execute them.
  *
  *  1. The cached n8n 2.41.1 (scripts/lib/runtime.ts), the packed package installed into a fresh
- *     user folder, Redis 7 on 127.0.0.1 and a free port with nothing persisted.
- *  2. The sandbox API with a real clock from the current time; the credential and two workflows
- *     (scripts/queue/workflows.ts) imported and published before main starts.
- *  3. `n8n start` and `n8n worker` with EXECUTIONS_MODE=queue.
- *  4. Wait until the trigger has polled at least 3 times and a poll after the first emitted a newly
- *     completed 5-minute period (the trigger judges completion by main's clock, so this takes real
- *     time: up to 5 minutes for the next boundary, plus up to a minute for the next poll).
- *  5. Read the executions, the trigger's watermark and the CSV files over REST; stop everything.
- *  6. Check: every execution succeeded on the worker (records and both logs); every completed row
- *     from the start date up to the watermark reached the worker exactly once, identical to the
- *     sandbox's ground truth; workflow B's CSV lines are the sandbox's rows.
+ *     user folder; PostgreSQL 17 (scripts/lib/postgres.ts) and Redis 7, each on 127.0.0.1 and a
+ *     free port with nothing kept.
+ *  2. The sandbox API with a real clock from the current time; the credential and three workflows
+ *     (scripts/queue/workflows.ts: the trigger in EUR and in USD, a scheduled Stats → CSV) imported
+ *     and published before main starts.
+ *  3. `n8n start` and two `n8n worker`s with EXECUTIONS_MODE=queue and DB_TYPE=postgresdb.
+ *  4. Wait until each trigger has polled at least 3 times and a poll after the first emitted a
+ *     newly completed 5-minute period (the trigger judges completion by main's clock, so this takes
+ *     real time: up to 5 minutes for the next boundary, plus up to a minute for the next poll).
+ *  5. Read the executions, the triggers' watermarks and the CSV files over REST; the memory of
+ *     every process; stop everything.
+ *  6. Check: every execution succeeded on exactly one worker and both workers ran executions
+ *     (records, main's log and each worker's own log: the workers share a host ID); every
+ *     completed row of each trigger from the start date up to its watermark reached a worker
+ *     exactly once, identical to the sandbox's ground truth; workflow B's CSV lines are the
+ *     sandbox's rows; no log line concerns the package.
  *
  * Flags: --keep (keep the temp folder with n8n's user folder and logs), --max-wait=<seconds>
  * (how long to wait for the polls, default 450).
@@ -25,6 +30,8 @@ import { Checks } from '../lib/checks';
 import { credentialsFor } from '../../harness/sandbox';
 import { repoPackageJson } from '../lib/installPackage';
 import { packageProblems, readLog } from '../lib/logs';
+import { describeMemory, groupMemory } from '../lib/memory';
+import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort, tail } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
@@ -38,15 +45,29 @@ import {
 	UNFINISHED,
 	type Execution,
 } from './executions';
-import { checkScheduled, checkTrigger, checkWhereTheyRan, clock, type Observed } from './checks';
+import {
+	checkScheduled,
+	checkTrigger,
+	checkWhereTheyRan,
+	clock,
+	type Observed,
+	type TriggerObserved,
+} from './checks';
 import { startRedis, type Redis } from './redis';
-import { failedRequests, FIVE_MINUTES, pollsOf, type Poll } from './rows';
-import { NAMES, scheduledWorkflow, TRIGGER_UNIT, triggerWorkflow } from './workflows';
+import { failedRequests, FIVE_MINUTES, pollsOf } from './rows';
+import {
+	NAMES,
+	scheduledWorkflow,
+	TRIGGER_CURRENCIES,
+	TRIGGER_UNIT,
+	triggerWorkflow,
+} from './workflows';
 
 const args = process.argv.slice(2);
 const flags = new Set(args);
 const maxWaitArg = args.find((a) => a.startsWith('--max-wait='));
 const MAX_WAIT_MS = (maxWaitArg ? Number(maxWaitArg.split('=')[1]) : 450) * 1000;
+const WORKERS = 2;
 /** How far back the trigger starts (its first poll emits this backfill). */
 const BACKFILL_MS = 60 * 60_000;
 
@@ -61,78 +82,102 @@ function watermarkOf(staticData: unknown): number | undefined {
 	return typeof wm === 'number' ? wm : undefined;
 }
 
+interface TriggerFlow {
+	currency: string;
+	id: string;
+}
+
 /**
- * Waits until the trigger has polled at least 3 times and one of its executions came from a poll
- * after the first (a period completed while polling), all of them finished. Prints each poll.
+ * Waits until each trigger has polled at least 3 times and has an execution from a poll after the
+ * first (a period completed while polling), all of them finished. Prints each poll.
  */
 async function waitForPolls(
 	rest: N8nRest,
 	sandbox: Sandbox,
-	triggerId: string,
+	triggers: TriggerFlow[],
 	deadline: number,
-): Promise<{ met: boolean; polls: Poll[] }> {
-	let shown = 0;
-	let runs = 0;
+): Promise<{ met: boolean; polls: number[] }> {
+	const shown = triggers.map(() => 0);
+	const runs = triggers.map(() => 0);
 	let lastList = 0;
 	for (;;) {
-		const polls = pollsOf(sandbox.requests, TRIGGER_UNIT);
-		for (const poll of polls.slice(shown)) {
-			console.log(
-				`  poll ${polls.indexOf(poll) + 1} at ${clock(poll.at)} (main's clock), window from ${clock(poll.from)}`,
-			);
-		}
-		shown = polls.length;
-		if (Date.now() - lastList >= 5_000 || polls.length >= 3) {
-			lastList = Date.now();
-			const list = await listExecutions(rest, triggerId);
-			if (list.length !== runs) {
-				runs = list.length;
-				console.log(`  ${runs} execution(s) of the trigger workflow so far`);
+		const polls = triggers.map((t) => pollsOf(sandbox.requests, TRIGGER_UNIT, t.currency));
+		triggers.forEach((trigger, i) => {
+			for (const poll of polls[i].slice(shown[i])) {
+				console.log(
+					`  ${trigger.currency} poll ${polls[i].indexOf(poll) + 1} at ${clock(poll.at)} (main's clock), window from ${clock(poll.from)}`,
+				);
 			}
-			const done = list.every((e) => !UNFINISHED.has(e.status));
-			if (polls.length >= 3 && runs >= 2 && done) {
+			shown[i] = polls[i].length;
+		});
+		const enough = polls.every((p) => p.length >= 3);
+		if (Date.now() - lastList >= 5_000 || enough) {
+			lastList = Date.now();
+			let done = true;
+			for (const [i, trigger] of triggers.entries()) {
+				const list = await listExecutions(rest, trigger.id);
+				if (list.length !== runs[i]) {
+					runs[i] = list.length;
+					console.log(
+						`  ${runs[i]} execution(s) of the ${trigger.currency} trigger workflow so far`,
+					);
+				}
+				done &&= runs[i] >= 2 && list.every((e) => !UNFINISHED.has(e.status));
+			}
+			if (enough && done) {
 				// Let the last poll store its state and hand over its execution.
 				await sleep(5_000);
-				return { met: true, polls: pollsOf(sandbox.requests, TRIGGER_UNIT) };
+				return { met: true, polls: polls.map((p) => p.length) };
 			}
 		}
-		if (Date.now() > deadline) return { met: false, polls };
+		if (Date.now() > deadline) return { met: false, polls: polls.map((p) => p.length) };
 		await sleep(2_000);
 	}
 }
 
-/** Reads executions, static data and CSV files; again if the trigger polled meanwhile. */
+/** Reads executions, static data and CSV files; again if a trigger polled meanwhile. */
 async function observe(
 	runtime: N8nRuntime,
 	rest: N8nRest,
 	sandbox: Sandbox,
-	triggerId: string,
+	triggers: TriggerFlow[],
 	scheduledId: string,
 ): Promise<Observed> {
+	const pollCount = () =>
+		triggers.map((t) => pollsOf(sandbox.requests, TRIGGER_UNIT, t.currency).length).join();
+	const read = async (workflowId: string): Promise<Execution[]> => {
+		const deadline = Date.now() + 60_000;
+		let list = await listExecutions(rest, workflowId);
+		while (list.some((e) => UNFINISHED.has(e.status)) && Date.now() < deadline) {
+			await sleep(1_000);
+			list = await listExecutions(rest, workflowId);
+		}
+		const runs: Execution[] = [];
+		for (const summary of list.sort((a, b) => Number(a.id) - Number(b.id))) {
+			runs.push(await readExecution(runtime, rest, summary.id));
+		}
+		return runs;
+	};
 	for (let attempt = 1; ; attempt++) {
-		const pollsBefore = pollsOf(sandbox.requests, TRIGGER_UNIT);
-		const workflow = await rest.request<{ staticData?: unknown }>(
-			'GET',
-			`/rest/workflows/${triggerId}`,
-		);
-		const read = async (workflowId: string): Promise<Execution[]> => {
-			const deadline = Date.now() + 60_000;
-			let list = await listExecutions(rest, workflowId);
-			while (list.some((e) => UNFINISHED.has(e.status)) && Date.now() < deadline) {
-				await sleep(1_000);
-				list = await listExecutions(rest, workflowId);
-			}
-			const runs: Execution[] = [];
-			for (const summary of list.sort((a, b) => Number(a.id) - Number(b.id))) {
-				runs.push(await readExecution(runtime, rest, summary.id));
-			}
-			return runs;
-		};
-		const triggerRuns = await read(triggerId);
+		const before = pollCount();
+		const observedTriggers: TriggerObserved[] = [];
+		for (const trigger of triggers) {
+			const polls = pollsOf(sandbox.requests, TRIGGER_UNIT, trigger.currency);
+			const workflow = await rest.request<{ staticData?: unknown }>(
+				'GET',
+				`/rest/workflows/${trigger.id}`,
+			);
+			observedTriggers.push({
+				currency: trigger.currency,
+				polls,
+				watermark: watermarkOf(workflow.staticData),
+				staticData: workflow.staticData,
+				runs: await read(trigger.id),
+			});
+		}
 		const scheduledRuns = await read(scheduledId);
-		const pollsAfter = pollsOf(sandbox.requests, TRIGGER_UNIT);
-		if (pollsAfter.length !== pollsBefore.length && attempt < 3) {
-			console.log('  the trigger polled while reading; reading again');
+		if (pollCount() !== before && attempt < 3) {
+			console.log('  a trigger polled while reading; reading again');
 			await sleep(5_000);
 			continue;
 		}
@@ -147,37 +192,34 @@ async function observe(
 				csvErrors.set(execution.summary.id, (error as Error).message);
 			}
 		}
-		return {
-			polls: pollsBefore,
-			watermark: watermarkOf(workflow.staticData),
-			staticData: workflow.staticData,
-			triggerRuns,
-			scheduledRuns,
-			csv,
-			csvErrors,
-		};
+		return { triggers: observedTriggers, scheduledRuns, csv, csvErrors };
 	}
 }
 
-/** Polls whose window held a newly completed period: the watermark moved on after them. */
 async function main(): Promise<number> {
 	const started = Date.now();
 	const checks = new Checks();
 	const pkg = repoPackageJson();
 
-	console.log('\n▶ n8n and Redis');
+	console.log('\n▶ n8n, PostgreSQL and Redis');
 	const setUp = setUpStage('queue', started);
 	if (!setUp) return 1;
 	const { runtime, work } = setUp;
 	let t: number;
 
+	let postgres: Postgres | undefined;
 	let redis: Redis | undefined;
 	let sandbox: Sandbox | undefined;
 	let server: N8nServer | undefined;
-	let worker: N8nWorker | undefined;
+	const workers: N8nWorker[] = [];
 	let observed: Observed | undefined;
 	let failedApi: string[] = [];
 	try {
+		t = Date.now();
+		postgres = await startPostgres(join(work, 'postgres'));
+		console.log(
+			`  PostgreSQL ${postgres.version} on 127.0.0.1:${postgres.port} (fresh cluster, ${seconds(Date.now() - t)})`,
+		);
 		redis = await startRedis(join(work, 'redis'));
 		console.log(`  Redis ${redis.version} on 127.0.0.1:${redis.port} (no persistence)`);
 		// A real clock from this instant: the API's notion of time is the machine's, as main's is.
@@ -187,49 +229,62 @@ async function main(): Promise<number> {
 		);
 
 		const session = await stageSession(setUp, {
+			...postgres.n8nEnv,
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
 		});
 		const startMs = Math.floor(Date.now() / FIVE_MINUTES) * FIVE_MINUTES - BACKFILL_MS;
-		const triggerFlow: Example = triggerWorkflow(new Date(startMs));
+		const triggerFlows = TRIGGER_CURRENCIES.map((currency) => ({
+			currency,
+			example: triggerWorkflow(new Date(startMs), currency),
+		}));
+		const triggers = triggerFlows.map(({ currency, example }) => ({ currency, id: example.id }));
 		const scheduledFlow: Example = scheduledWorkflow();
+		const flows = [...triggerFlows.map((f) => f.example), scheduledFlow];
 
-		console.log('\n▶ Import and publish (before main starts)');
+		console.log(
+			'\n▶ Import and publish (before main starts; n8n creates its tables in PostgreSQL)',
+		);
 		const imported =
 			(await checks.check('the sandbox credential imports', async () => {
 				await session.importCredential(credentialsFor(sandbox ?? assert.fail()));
 			})) &&
 			(await checks.check(
-				`"${triggerFlow.workflow.name}" (trigger from ${new Date(startMs).toISOString()}) and "${scheduledFlow.workflow.name}" import`,
-				async () => await session.importExamples([triggerFlow, scheduledFlow]),
+				`${flows.map((f) => `"${f.workflow.name}"`).join(', ')} import (triggers from ${new Date(startMs).toISOString()})`,
+				async () => await session.importExamples(flows),
 			)) &&
-			(await checks.check('both workflows publish (n8n publish:workflow --id=…)', async () => {
-				await session.publishWorkflow(triggerFlow.id);
-				await session.publishWorkflow(scheduledFlow.id);
+			(await checks.check('every workflow publishes (n8n publish:workflow --id=…)', async () => {
+				for (const flow of flows) await session.publishWorkflow(flow.id);
 			}));
 		if (!imported) throw new Error('import failed');
 
-		console.log('\n▶ n8n start and n8n worker (EXECUTIONS_MODE=queue)');
+		console.log(`\n▶ n8n start and ${WORKERS} n8n workers (EXECUTIONS_MODE=queue)`);
 		t = Date.now();
-		const [mainStart, workerStart] = await Promise.allSettled([
+		const starts = await Promise.allSettled([
 			session.startServer(),
-			(async () =>
-				await session.startWorker({
-					brokerPort: await freePort(),
-					healthPort: await freePort(),
-				}))(),
+			...Array.from(
+				{ length: WORKERS },
+				async () =>
+					await session.startWorker({
+						brokerPort: await freePort(),
+						healthPort: await freePort(),
+					}),
+			),
 		]);
-		if (mainStart.status === 'fulfilled') server = mainStart.value;
-		if (workerStart.status === 'fulfilled') worker = workerStart.value;
-		if (!server || !worker) {
-			const reasons = [mainStart, workerStart]
+		const [mainStart, ...workerStarts] = starts;
+		if (mainStart.status === 'fulfilled') server = mainStart.value as N8nServer;
+		for (const start of workerStarts) {
+			if (start.status === 'fulfilled') workers.push(start.value as N8nWorker);
+		}
+		if (!server || workers.length !== WORKERS) {
+			const reasons = starts
 				.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
 				.map((r) => String((r.reason as Error).message ?? r.reason));
 			throw new Error(`start failed:\n${reasons.join('\n')}`);
 		}
 		console.log(
-			`  main on ${server.url} and worker (health ${worker.url}) ready (${seconds(Date.now() - t)})`,
+			`  main on ${server.url} and ${WORKERS} workers (health ${workers.map((w) => w.url).join(', ')}) ready (${seconds(Date.now() - t)})`,
 		);
 		await server.rest.signIn();
 
@@ -237,20 +292,15 @@ async function main(): Promise<number> {
 			`\n▶ Polling (up to ${seconds(MAX_WAIT_MS)}: periods complete by main's clock, every 5 minutes)`,
 		);
 		t = Date.now();
-		const waited = await waitForPolls(
-			server.rest,
-			sandbox,
-			triggerFlow.id,
-			Date.now() + MAX_WAIT_MS,
-		);
+		const waited = await waitForPolls(server.rest, sandbox, triggers, Date.now() + MAX_WAIT_MS);
 		console.log(`  waited ${seconds(Date.now() - t)}`);
 		if (!waited.met) {
 			checks.fail(
-				'at least 3 polls, one after the first emitting a new period, within the deadline',
-				`${waited.polls.length} polls in ${seconds(MAX_WAIT_MS)}`,
+				'at least 3 polls of each trigger, one after the first emitting a new period, within the deadline',
+				`${waited.polls.join(' and ')} polls in ${seconds(MAX_WAIT_MS)}`,
 			);
 		}
-		observed = await observe(runtime, server.rest, sandbox, triggerFlow.id, scheduledFlow.id);
+		observed = await observe(runtime, server.rest, sandbox, triggers, scheduledFlow.id);
 		// Bull's job counter (prefix "bull", queue "jobs" in n8n 2.41): every execution went through Redis.
 		const jobsQueued = Number(redis.command('get', 'bull:jobs:id'));
 		const redisStats = redis.info('stats');
@@ -261,53 +311,78 @@ async function main(): Promise<number> {
 			(r) => `${r.method} ${r.path} → ${r.status}${r.fault ? ` (${r.fault})` : ''}`,
 		);
 
+		console.log('\n▶ Memory (resident now and peak, each process group)');
+		console.log(`  ${describeMemory('main', groupMemory(server.spawned.child.pid))}`);
+		workers.forEach((worker, i) => {
+			console.log(`  ${describeMemory(`worker ${i + 1}`, groupMemory(worker.spawned.child.pid))}`);
+		});
+		const pg = groupMemory(postgres.spawned.child.pid);
+		console.log(
+			`  PostgreSQL: ${Math.round(pg.rssMb)} MB RSS now, ${Math.round(pg.peakMb)} MB peak (${pg.processes.length} processes; shared buffers count in each)`,
+		);
+		const redisMemory = groupMemory(redis.spawned.child.pid);
+		console.log(`  Redis: ${Math.round(redisMemory.rssMb)} MB RSS now`);
+
 		console.log('\n▶ Stop');
 		t = Date.now();
-		await Promise.all([server.stop(), worker.stop()]);
-		console.log(`  main and worker stopped (${seconds(Date.now() - t)})`);
+		await Promise.all([server.stop(), ...workers.map((w) => w.stop())]);
+		console.log(`  main and workers stopped (${seconds(Date.now() - t)})`);
 
-		console.log('\n▶ Executions on the worker');
-		const onWorker = await checkWhereTheyRan(
+		console.log('\n▶ Executions on the workers');
+		const perWorker = await checkWhereTheyRan(
 			checks,
 			observed,
 			server,
-			worker,
-			new Set([triggerFlow.id, scheduledFlow.id]),
+			workers,
+			new Set(flows.map((f) => f.id)),
 		);
+		const triggerRuns = observed.triggers.reduce((n, tr) => n + tr.runs.length, 0);
 		console.log(
-			`  executions: ${observed.triggerRuns.length} of the trigger workflow, ${observed.scheduledRuns.length} of the scheduled one; ${onWorker} traced to the worker`,
+			`  executions: ${triggerRuns} of the trigger workflows (${observed.triggers.map((tr) => `${tr.currency} ${tr.runs.length}`).join(', ')}), ${observed.scheduledRuns.length} of the scheduled one; per worker (own logs): ${perWorker.map((n, i) => `worker ${i + 1} ${n}`).join(', ')}`,
 		);
 		await checks.check('Redis carried a job for every execution (bull:jobs:id)', () => {
-			const executions =
-				(observed?.triggerRuns.length ?? 0) + (observed?.scheduledRuns.length ?? 0);
+			const executions = triggerRuns + (observed?.scheduledRuns.length ?? 0);
 			assert.ok(jobsQueued >= executions, `${jobsQueued} jobs for ${executions} executions`);
 		});
 		await checks.check('every API request was answered 200', () => {
 			assert.deepEqual(failedApi.slice(0, 10), []);
 		});
-		await checks.check('no warning or error about the package in main or worker logs', () => {
-			assert.deepEqual(
-				[
-					...packageProblems(readLog(server?.log.logFile ?? ''), pkg.name),
-					...packageProblems(readLog(worker?.log.logFile ?? ''), pkg.name),
-				],
-				[],
-			);
-		});
+		await checks.check(
+			'no warning or error about the package in the logs of main and workers',
+			() => {
+				assert.deepEqual(
+					[server, ...workers].flatMap((p) =>
+						packageProblems(readLog(p?.log.logFile ?? ''), pkg.name),
+					),
+					[],
+				);
+			},
+		);
 
 		console.log('\n▶ Trigger rows (ground truth: the sandbox)');
-		await checkTrigger(checks, sandbox, observed, startMs);
+		const totals = { expected: 0, received: 0, duplicates: 0 };
+		for (const trigger of observed.triggers) {
+			const figures = await checkTrigger(checks, sandbox, trigger, startMs);
+			totals.expected += figures.expected;
+			totals.received += figures.received;
+			totals.duplicates += figures.duplicates;
+		}
+		console.log(
+			`  both triggers: rows expected ${totals.expected}, received ${totals.received}, duplicates ${totals.duplicates}`,
+		);
 
 		console.log('\n▶ Schedule Trigger → Stats → CSV');
 		await checkScheduled(checks, sandbox, observed);
 	} catch (error) {
 		checks.fail('queue stage', (error as Error).stack ?? String(error));
-		for (const started of [server, worker]) {
+		for (const started of [server, ...workers]) {
 			if (started) console.log(`--- ${started.log.logFile}\n${tail(started.log.logFile, 30)}`);
 		}
+		if (postgres) console.log(`--- ${postgres.consoleFile}\n${tail(postgres.consoleFile, 20)}`);
 	} finally {
-		await Promise.all([server?.stop(), worker?.stop()]);
+		await Promise.all([server?.stop(), ...workers.map((w) => w.stop())]);
 		if (redis) console.log(`  Redis stopped (${await redis.stop()})`);
+		if (postgres) console.log(`  PostgreSQL stopped (${await postgres.stop()})`);
 		await sandbox?.stop();
 	}
 
@@ -315,9 +390,9 @@ async function main(): Promise<number> {
 		stage: 'queue',
 		started,
 		checks,
-		ranIn: `n8n ${runtime.version} queue mode`,
+		ranIn: `n8n ${runtime.version} queue mode (PostgreSQL, ${WORKERS} workers)`,
 		work,
-		holds: "n8n's user folder, Redis folder and logs",
+		holds: "n8n's user folder, PostgreSQL and Redis folders and logs",
 		keep: flags.has('--keep'),
 	});
 }

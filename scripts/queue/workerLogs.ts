@@ -10,8 +10,10 @@ import type { LogEntry } from '../lib/logs';
 
 export interface ExecutionTrace {
 	enqueuedByMain: boolean;
-	startedOnWorker: boolean;
-	finishedOnWorker: boolean;
+	/** Indexes of the workers whose own log says they started it. */
+	startedOn: number[];
+	/** Indexes of the workers whose own log says they finished it. */
+	finishedOn: number[];
 	workerSuccess?: boolean;
 	/** The host ID main recorded for the worker that reported the execution finished. */
 	reportedBy?: string;
@@ -30,12 +32,19 @@ export function hostIdOf(entries: LogEntry[]): string | undefined {
 	return undefined;
 }
 
-export function traceExecutions(main: LogEntry[], worker: LogEntry[]): Map<string, ExecutionTrace> {
+/**
+ * Each execution as main's log and each worker's own log tell it. Workers on one machine share a
+ * host ID (n8n derives it from the host name), so only their own logs tell them apart.
+ */
+export function traceExecutions(
+	main: LogEntry[],
+	workers: LogEntry[][],
+): Map<string, ExecutionTrace> {
 	const traces = new Map<string, ExecutionTrace>();
 	const of = (id: string): ExecutionTrace => {
 		let trace = traces.get(id);
 		if (!trace) {
-			trace = { enqueuedByMain: false, startedOnWorker: false, finishedOnWorker: false };
+			trace = { enqueuedByMain: false, startedOn: [], finishedOn: [] };
 			traces.set(id, trace);
 		}
 		return trace;
@@ -49,17 +58,19 @@ export function traceExecutions(main: LogEntry[], worker: LogEntry[]): Map<strin
 			if (typeof workerId === 'string') of(match[1]).reportedBy = workerId;
 		}
 	}
-	for (const entry of worker) {
-		let match = WORKER_STARTED.exec(entry.message);
-		if (match) of(match[1]).startedOnWorker = true;
-		match = WORKER_FINISHED.exec(entry.message);
-		if (match) {
-			const trace = of(match[1]);
-			trace.finishedOnWorker = true;
-			if (typeof entry.metadata?.success === 'boolean')
-				trace.workerSuccess = entry.metadata.success;
+	workers.forEach((worker, index) => {
+		for (const entry of worker) {
+			let match = WORKER_STARTED.exec(entry.message);
+			if (match) of(match[1]).startedOn.push(index);
+			match = WORKER_FINISHED.exec(entry.message);
+			if (match) {
+				const trace = of(match[1]);
+				trace.finishedOn.push(index);
+				if (typeof entry.metadata?.success === 'boolean')
+					trace.workerSuccess = entry.metadata.success;
+			}
 		}
-	}
+	});
 	return traces;
 }
 
@@ -72,18 +83,24 @@ export function nodeRuns(entries: LogEntry[], workflowIds: Set<string>): LogEntr
 	);
 }
 
-/** Problems of one execution's trace, empty when it ran on this worker and succeeded there. */
+/**
+ * Problems of one execution's trace, empty when exactly one worker started and finished it, with
+ * success, and main recorded a worker's host ID as the one that reported it.
+ */
 export function traceProblems(
 	id: string,
 	trace: ExecutionTrace | undefined,
 	workerHost: string,
 ): string[] {
-	if (!trace) return [`execution ${id}: in neither log`];
+	if (!trace) return [`execution ${id}: in no log`];
 	const problems: string[] = [];
 	if (!trace.enqueuedByMain) problems.push(`execution ${id}: main did not log enqueuing it`);
-	if (!trace.startedOnWorker) problems.push(`execution ${id}: the worker did not log starting it`);
-	if (!trace.finishedOnWorker)
-		problems.push(`execution ${id}: the worker did not log finishing it`);
+	if (trace.startedOn.length !== 1)
+		problems.push(`execution ${id}: started by ${trace.startedOn.length} workers`);
+	if (trace.finishedOn.length !== 1 || trace.finishedOn[0] !== trace.startedOn[0])
+		problems.push(
+			`execution ${id}: finished by worker(s) [${trace.finishedOn.map((i) => i + 1).join(', ')}], started by [${trace.startedOn.map((i) => i + 1).join(', ')}]`,
+		);
 	else if (trace.workerSuccess !== true)
 		problems.push(`execution ${id}: the worker logged success=${String(trace.workerSuccess)}`);
 	if (trace.reportedBy !== workerHost)

@@ -1,12 +1,15 @@
 /**
- * The two workflows the queue stage activates, built here (not examples: they poll every minute and
- * every 30 seconds, which no user wants to import as is).
+ * The workflows the queue stage activates, built here (not examples: they poll every minute and
+ * every 17 seconds, which no user wants to import as is).
  *
  *  A. Ad Cabinet Stats Trigger (5-minute periods by campaign, completed periods only, no settle
  *     delay, backfill from a start date, polled every minute) → a No Operation node whose run data
- *     holds exactly the items that reached the worker.
- *  B. Schedule Trigger (every 30 s) → Ad Cabinet Stats (yesterday by hour and campaign, Return
- *     All) → Convert to File (CSV).
+ *     holds exactly the items that reached a worker. Two copies, in EUR and in USD: both poll at
+ *     the same second of each minute, so two jobs wait in the queue at once and both workers get
+ *     work.
+ *  B. Schedule Trigger (every 17 s) → Ad Cabinet Stats (yesterday by hour and campaign, Return
+ *     All) → Convert to File (CSV). Not a multiple of 5 s: Bull's idle workers wait on Redis in 5 s
+ *     rounds, and a cadence in step with those rounds hands every job to the same worker.
  */
 import type { Grouping } from '../../nodes/shared/stats/apiValues';
 import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../lib/workflows';
@@ -20,13 +23,16 @@ export const TRIGGER_UNIT = '5_minutes';
 export const GROUPING: Grouping[] = ['campaign'];
 /** The Stats node's unit in workflow B; it tells B's requests from the trigger's in the sandbox log. */
 export const SCHEDULED_UNIT = 'hour';
-export const SCHEDULE_SECONDS = 30;
+export const SCHEDULE_SECONDS = 17;
+/** Workflow B's currency; the trigger copies are in TRIGGER_CURRENCIES. */
 export const CURRENCY = 'EUR';
+export const TRIGGER_CURRENCIES = ['EUR', 'USD'] as const;
+export type TriggerCurrency = (typeof TRIGGER_CURRENCIES)[number];
 
 export const NAMES = {
 	trigger: 'New stats rows',
 	received: 'Received rows',
-	schedule: 'Every 30 seconds',
+	schedule: `Every ${SCHEDULE_SECONDS} seconds`,
 	stats: 'Stats by campaign',
 	csv: 'CSV file',
 };
@@ -41,10 +47,10 @@ function example(file: string, workflow: WorkflowJson): Example {
 	return { file, id: exampleId(`queue/${file}`), workflow };
 }
 
-/** Workflow A: the trigger emits every completed 5-minute period from `startDate` on. */
-export function triggerWorkflow(startDate: Date): Example {
-	return example('queue-stats-trigger.json', {
-		name: 'Queue: new 5-minute stats rows',
+/** Workflow A: the trigger emits every completed 5-minute period from `startDate` on, in `currency`. */
+export function triggerWorkflow(startDate: Date, currency: string = CURRENCY): Example {
+	return example(`queue-stats-trigger-${currency.toLowerCase()}.json`, {
+		name: `Queue: new 5-minute stats rows (${currency})`,
 		nodes: [
 			{
 				name: NAMES.trigger,
@@ -52,13 +58,14 @@ export function triggerWorkflow(startDate: Date): Example {
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					// Every minute at second 3 for every copy ("Every Minute" would pick a random second each).
+					pollTimes: { item: [{ mode: 'custom', cronExpression: '3 * * * * *' }] },
 					periodGroupingUnit: TRIGGER_UNIT,
 					grouping: GROUPING,
 					emit: 'completed',
 					startFrom: 'date',
 					startDate: startDate.toISOString(),
-					currency: CURRENCY,
+					currency,
 					numericValues: true,
 					filters: {},
 					options: { settleMinutes: 0 },
@@ -79,7 +86,7 @@ export function triggerWorkflow(startDate: Date): Example {
 	});
 }
 
-/** Workflow B: yesterday's hourly rows by campaign as a CSV file, every 30 seconds. */
+/** Workflow B: yesterday's hourly rows by campaign as a CSV file, every SCHEDULE_SECONDS seconds. */
 export function scheduledWorkflow(): Example {
 	return example('queue-scheduled-stats.json', {
 		name: 'Queue: scheduled stats to CSV',
