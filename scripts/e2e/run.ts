@@ -1,8 +1,11 @@
 /**
  * `npm run test:e2e`: the package inside real n8n.
  *
- *  1. n8n (and Node 24) from the npm registry into the cache, once (install-n8n.sh).
- *  2. The built package installed into a fresh n8n user folder as the community-node installer does.
+ *  1. n8n (and Node 24) from the npm registry into the cache, once (install-n8n.sh). N8N_VERSION
+ *     picks the n8n (2.41.1 by default, 1.123.81 for the 1.x line) and AD_CABINET_NODE=20 runs it on
+ *     Node 20 instead, with PostgreSQL for its database (scripts/lib/runtime.ts says why).
+ *  2. The built package packed and installed into a fresh n8n user folder by the README's own
+ *     tarball commands (scripts/lib/installPackage.ts).
  *  3. The sandbox API in this process, a credential pointing at it, every example imported.
  *  4. Each example run by n8n (`n8n execute`, or a manual REST run for polling triggers) and held
  *     to its entry in expectations.ts, to the in-process harness's output, and to its API requests.
@@ -25,10 +28,12 @@ import { repoPackageJson } from '../lib/installPackage';
 import { checkLogs } from './logChecks';
 import { runManually } from './manualRun';
 import { ownNodes } from '../lib/nodeTypes';
+import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
 import { REPO_ROOT } from '../lib/runtime';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { listExamples } from '../lib/workflows';
+import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 
@@ -82,7 +87,13 @@ async function main(): Promise<number> {
 		`  sandbox API for n8n on ${sandbox.baseUrl}, its twin for the harness on ${twin.baseUrl}`,
 	);
 
-	const session = await stageSession(setUp);
+	// n8n's SQLite driver is built for Node 24: on Node 20 n8n keeps its data in PostgreSQL.
+	let postgres: Postgres | undefined;
+	if (!runtime.sqlite) {
+		postgres = await startPostgres(join(work, 'postgres'));
+		console.log(`  PostgreSQL ${postgres.version} on 127.0.0.1:${postgres.port} for n8n's data`);
+	}
+	const session = await stageSession(setUp, postgres?.n8nEnv);
 	const examples = listExamples();
 	const pollingTypes = new Set(
 		ownNodes(pkg)
@@ -148,13 +159,14 @@ async function main(): Promise<number> {
 	} finally {
 		await sandbox.stop();
 		await twin.stop();
+		if (postgres) await postgres.stop();
 	}
 
 	return finishStage({
 		stage: 'e2e',
 		started,
 		checks,
-		ranIn: `n8n ${runtime.version}`,
+		ranIn: `n8n ${runtime.version} on Node ${runtime.nodeVersion}${postgres ? ` with PostgreSQL ${postgres.version}` : ''}`,
 		work,
 		holds: "n8n's user folder, imports and logs",
 		keep: args.has('--keep'),

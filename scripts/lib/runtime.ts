@@ -1,10 +1,15 @@
 /**
  * The real n8n the end-to-end stage and `npm run dev` run: installed once into a cache folder outside
  * the repository by install-n8n.sh, started here as child processes with Node 24 first on PATH.
+ *
+ * N8N_VERSION picks the n8n (default 2.41.1; 1.123.81 is the newest 1.x). AD_CABINET_NODE=20 runs it
+ * with the Node 20 that runs this script instead (n8n 1.x supports Node 20; n8n 2.x does not): then
+ * its expression engine is n8n's `legacy` one (isolated-vm, the default engine, ships no Node 20
+ * build) and its SQLite driver, built for Node 24, does not load, so the stage uses PostgreSQL.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 export const N8N_VERSION = process.env.N8N_VERSION ?? '2.41.1';
@@ -15,8 +20,14 @@ export interface N8nRuntime {
 	version: string;
 	/** The cache folder of this version (…/n8n-<version>). */
 	dir: string;
-	/** Folder holding Node 24 as `node`; put it first on PATH. */
+	/** Folder holding the Node that runs n8n as `node`; put it first on PATH. */
 	binDir: string;
+	/** That Node's version, e.g. "24.21.0", as it reports itself. */
+	nodeVersion: string;
+	/** Whether n8n's SQLite driver loads on that Node (built for Node 24 by install-n8n.sh). */
+	sqlite: boolean;
+	/** Settings this n8n needs on that Node. */
+	env: Record<string, string>;
 	/** The `n8n` executable script. */
 	n8nBin: string;
 	/** n8n's own node_modules, for its helper libraries (flatted). */
@@ -30,7 +41,10 @@ export function cacheRoot(): string {
 	);
 }
 
-/** Installs n8n and Node 24 into the cache when missing (minutes, once) and describes the install. */
+/**
+ * Installs n8n and Node 24 into the cache when missing (minutes, once) and describes the install,
+ * with the Node that will run it.
+ */
 export function ensureN8n(): N8nRuntime {
 	const script = join(REPO_ROOT, 'scripts', 'lib', 'install-n8n.sh');
 	const result = spawnSync('bash', [script], {
@@ -44,10 +58,26 @@ export function ensureN8n(): N8nRuntime {
 		throw new Error(`install-n8n.sh failed (${result.error?.message ?? `exit ${result.status}`})`);
 	}
 	const dir = result.stdout.trim().split('\n').pop() ?? '';
+	const node20 = process.env.AD_CABINET_NODE === '20';
+	if (node20 && !process.versions.node.startsWith('20.')) {
+		throw new Error(
+			`AD_CABINET_NODE=20 runs n8n with the Node that runs this stage, which is ${process.versions.node}, not 20`,
+		);
+	}
+	if (process.env.AD_CABINET_NODE && !node20) {
+		throw new Error(`AD_CABINET_NODE is 20 or unset (Node 24), not ${process.env.AD_CABINET_NODE}`);
+	}
+	const binDir = node20 ? dirname(process.execPath) : join(dir, 'bin');
+	const nodeVersion = spawnSync(join(binDir, 'node'), ['--version'], { encoding: 'utf8' })
+		.stdout.trim()
+		.replace(/^v/, '');
 	const runtime: N8nRuntime = {
 		version: N8N_VERSION,
 		dir,
-		binDir: join(dir, 'bin'),
+		binDir,
+		nodeVersion,
+		sqlite: !node20,
+		env: node20 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {},
 		n8nBin: join(dir, 'n8n', 'node_modules', '.bin', 'n8n'),
 		modulesDir: join(dir, 'n8n', 'node_modules'),
 	};
@@ -135,6 +165,7 @@ export function n8nEnv(runtime: N8nRuntime, options: N8nEnvOptions): NodeJS.Proc
 		N8N_LOG_FORMAT: 'json',
 		N8N_LOG_LEVEL: 'debug',
 		N8N_LOG_FILE_LOCATION: options.logFile,
+		...runtime.env,
 		...options.extra,
 	};
 }

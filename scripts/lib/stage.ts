@@ -44,14 +44,17 @@ export function setUpStage(
 		return undefined;
 	}
 	console.log(
-		`  n8n ${runtime.version} on Node 24 from ${runtime.dir} (${seconds(Date.now() - t)})`,
+		`  n8n ${runtime.version} on Node ${runtime.nodeVersion} (${runtime.binDir}/node) from ${runtime.dir} (${seconds(Date.now() - t)})`,
 	);
 
 	const work = mkdtempSync(join(tmpdir(), `ad-cabinet-${stage}-`));
 	const userFolder = join(work, 'n8n-user');
 	t = Date.now();
-	const installedAt = installPackage(userFolder, mode);
-	const how = mode === 'pack' ? 'packed and installed' : 'linked';
+	const installedAt = installPackage(userFolder, mode, runtime.binDir);
+	const how =
+		mode === 'pack'
+			? `packed and installed by the README's tarball commands (npm on Node ${runtime.nodeVersion})`
+			: 'linked';
 	console.log(`  ${pkg.name}@${pkg.version} ${how} at ${installedAt} (${seconds(Date.now() - t)})`);
 	return { runtime, work, userFolder, installedAt };
 }
