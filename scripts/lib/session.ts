@@ -149,16 +149,19 @@ export class N8nSession {
 		}
 	}
 
-	/** `n8n publish:workflow --id=<id>`: the workflow becomes active when n8n next starts. */
+	/**
+	 * `n8n publish:workflow --id=<id>` (n8n 1.x: `n8n update:workflow --id=<id> --active=true`): the
+	 * workflow becomes active when n8n next starts.
+	 */
 	async publishWorkflow(id: string): Promise<void> {
-		const entries = await this.command(
-			`publish-${id}`,
-			['publish:workflow', `--id=${id}`],
-			120_000,
-		);
-		if (!entries.some((e) => e.message.startsWith(`Publishing workflow with ID: ${id}`))) {
+		const v1 = this.options.runtime.version.startsWith('1.');
+		const [args, said] = v1
+			? [['update:workflow', `--id=${id}`, '--active=true'], `Activating workflow with ID: ${id}`]
+			: [['publish:workflow', `--id=${id}`], `Publishing workflow with ID: ${id}`];
+		const entries = await this.command(`publish-${id}`, args, 120_000);
+		if (!entries.some((e) => e.message.startsWith(said))) {
 			throw new CommandError(
-				`publish:workflow did not report publishing ${id}\n${this.tails(this.logs[this.logs.length - 1])}`,
+				`${args[0]} did not report "${said}"\n${this.tails(this.logs[this.logs.length - 1])}`,
 			);
 		}
 	}
