@@ -19,7 +19,7 @@
  * retry, the store holds every row of the window, and keeping one row per key (what an upsert on
  * the key does) leaves exactly the sandbox's rows.
  *
- * Flags: --keep (keep the temp folder), --observe=<seconds> (default 150).
+ * Flags: --keep (keep the temp folder), --observe=<seconds> (default 240; it stops 10 s after n8n ends the execution).
  */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
@@ -54,7 +54,7 @@ import type { IDataObject } from 'n8n-workflow';
 const args = process.argv.slice(2);
 const flags = new Set(args);
 const observeArg = args.find((a) => a.startsWith('--observe='));
-const OBSERVE_MS = (observeArg ? Number(observeArg.split('=')[1]) : 150) * 1000;
+const OBSERVE_MS = (observeArg ? Number(observeArg.split('=')[1]) : 240) * 1000;
 const BACKFILL_MS = 60 * 60_000;
 /** One row sent every INTERVAL_MS: 140 rows take about 20 s. */
 const INTERVAL_MS = 150;
