@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PATHS } from '../constants';
+import { apiError } from '../transport/errors';
 import { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
 import { BucketClock } from './buckets';
@@ -85,7 +85,8 @@ async function requestPage(run: Run, body: IDataObject): Promise<StatsPage> {
 	})) as StatsPage | undefined;
 	run.result.pages++;
 	if (!page || !Array.isArray(page.rows)) {
-		throw new NodeApiError(ctx.getNode(), { page: run.result.pages }, {
+		throw apiError(ctx.getNode(), {
+			body: { page: run.result.pages },
 			message:
 				'The statistics answer has no "rows" array, so it is not a statistics page. It only reads data, so running it again is safe.',
 			description: 'The API answered POST /api/v1/stats/page with an unexpected shape.',
@@ -122,7 +123,8 @@ class CursorChain {
 			this.body = undefined;
 		} else {
 			if (this.seen.has(cursor)) {
-				throw new NodeApiError(this.run.ctx.getNode(), { page: this.run.result.pages }, {
+				throw apiError(this.run.ctx.getNode(), {
+					body: { page: this.run.result.pages },
 					message:
 						'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period; it only reads data, so that is safe.',
 					itemIndex: this.run.options.itemIndex,

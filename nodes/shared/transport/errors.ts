@@ -1,4 +1,4 @@
-import { NodeApiError, type INode } from 'n8n-workflow';
+import { NodeApiError, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
 import { apiMessage, failureSummary, provedNotProcessed, type Failure } from './failure';
 
 /**
@@ -8,7 +8,7 @@ import { apiMessage, failureSummary, provedNotProcessed, type Failure } from './
 const STATUS_ADVICE: Record<number, string> = {
 	400: 'Fix the value it names and send the request again.',
 	401: 'Open the Ad Cabinet API credential and update the Access Token, then run again.',
-	403: 'The access token has no permission on this cabinet (account): check the cabinet ID, or ask the cabinet owner for access.',
+	403: cabinetAccessHint('this cabinet (account)'),
 	404: 'Check that the ID exists and belongs to this cabinet.',
 	409: 'The record changed or already exists: read it again before changing it.',
 	410: 'The API has switched this endpoint off; use another operation.',
@@ -38,7 +38,22 @@ export interface ErrorContext {
 	secrets?: string[];
 }
 
-function scrub(text: string, secrets: string[] = []): string {
+/** The credential's values that must never be echoed back in an error. */
+export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+	return ['accessToken', 'refreshToken', 'password']
+		.map((name) => credentials[name])
+		.filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/**
+ * The advice for a 403 on a cabinet's endpoint, in one place: `what` names it as the user knows it
+ * ("cabinet ACC0000", "the cabinet of this campaign"); `extra` adds a reason only that endpoint has.
+ */
+export function cabinetAccessHint(what: string, check = 'the Cabinet ID', extra = ''): string {
+	return `The access token has no permission on ${what}${extra}. Check ${check}, or ask the cabinet owner for access.`;
+}
+
+export function scrub(text: string, secrets: string[] = []): string {
 	let out = text;
 	for (const secret of secrets) {
 		if (secret && secret.length >= 4) out = out.split(secret).join('***');
@@ -126,15 +141,42 @@ export function toNodeApiError(node: INode, failure: Failure, context: ErrorCont
 	]
 		.filter(Boolean)
 		.join(' ');
-	const error = new NodeApiError(node, failureSummary(failure), {
-		message: scrub(message, context.secrets),
-		httpCode:
-			failure.status !== undefined ? String(failure.status) : (failure.code ?? null) || undefined,
+	return apiError(node, {
+		message,
+		description,
+		body: failureSummary(failure),
+		httpCode: failure.status !== undefined ? String(failure.status) : failure.code || undefined,
 		itemIndex: context.itemIndex,
+		secrets: context.secrets,
+	});
+}
+
+export interface ApiErrorParts {
+	/** Stands alone: what the API did, what to do next, whether repeating is safe. */
+	message: string;
+	description?: string;
+	/** What the API answered, kept on the error for the editor's panel. */
+	body?: JsonObject;
+	httpCode?: string;
+	itemIndex?: number;
+	secrets?: string[];
+}
+
+/**
+ * The one way an API error is made: a failed request (through toNodeApiError) or an answer whose
+ * content is wrong (a statistics page without rows, an upload without a media token). The message
+ * is kept as written and scrubbed of secrets.
+ */
+export function apiError(node: INode, parts: ApiErrorParts): NodeApiError {
+	const message = scrub(parts.message, parts.secrets);
+	const error = new NodeApiError(node, parts.body ?? {}, {
+		message,
+		httpCode: parts.httpCode,
+		itemIndex: parts.itemIndex,
 	});
 	// NodeApiError swaps a message that names a network code (ECONNREFUSED…) for a generic sentence
 	// and fills an empty description from the body; both would lose or repeat what is said here.
-	error.message = scrub(message, context.secrets);
-	error.description = scrub(description, context.secrets) || undefined;
+	error.message = message;
+	error.description = scrub(parts.description ?? '', parts.secrets) || undefined;
 	return error;
 }

@@ -2,24 +2,17 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
-	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, type ApiBase } from '../constants';
 import { baseUrlFrom } from './baseUrl';
-import { toNodeApiError } from './errors';
+import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import type { RequestGate } from './gate';
-import { DEFAULT_RETRY, withRetry } from './retry';
+import { send, type RequestContext } from './send';
 
-export type RequestContext =
-	| IExecuteFunctions
-	| IExecuteSingleFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions;
+export type { RequestContext };
 
 export interface ApiRequest {
 	api: ApiBase;
@@ -93,8 +86,9 @@ function parseJson(body: unknown, status: number): unknown {
 }
 
 /**
- * One request to the API through n8n's authenticated HTTP helper (keeping n8n's proxy, SSL and
- * credential handling), with retries for reads and API failures mapped to NodeApiError.
+ * One request built here (a custom operation, a statistics page, a dropdown): the URL from the
+ * credential, the node's Request Options, and a JSON answer parsed by us so that a body cut short
+ * is caught and retried. It leaves through `send`.
  */
 export async function apiRequest<T = unknown>(this: RequestContext, request: ApiRequest): Promise<T> {
 	const credentials: ICredentialDataDecryptedObject =
@@ -117,39 +111,17 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 	options.timeout = request.connection?.timeout ?? DEFAULT_TIMEOUT_MS;
 	if (request.connection?.proxy) options.proxy = request.connection.proxy;
 	if (request.connection?.skipSslCertificateValidation) options.skipSslCertificateValidation = true;
-	const gate = request.gate;
-	let generation = 0;
-	return await withRetry(
-		async () => {
-			if (gate) generation = await gate.acquire();
-			let response: { body: unknown; statusCode: number };
-			try {
-				response = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					CREDENTIAL_TYPE,
-					options,
-				)) as { body: unknown; statusCode: number };
-			} finally {
-				gate?.release();
-			}
+	return await send(this, { http: options }, {
+		idempotent,
+		itemIndex: request.itemIndex,
+		hint: request.hint,
+		secrets: secretsOf(credentials),
+		gate: request.gate,
+		accept: (answer) => {
+			const response = answer as { body: unknown; statusCode: number };
 			return (request.expectJson === false
 				? response.body
 				: parseJson(response.body, response.statusCode)) as T;
 		},
-		idempotent,
-		(failure, attempts) =>
-			toNodeApiError(this.getNode(), failure, {
-				itemIndex: request.itemIndex,
-				idempotent,
-				attempts,
-				hint: request.hint?.(failure),
-				secrets: [String(credentials.accessToken ?? '')],
-			}),
-		DEFAULT_RETRY,
-		(failure) => {
-			// A run that already failed does not wait to retry.
-			gate?.throwIfClosed();
-			if (failure.status === 429) gate?.slowDown(generation, failure.retryAfterMs);
-		},
-	);
+	});
 }

@@ -10,9 +10,9 @@ import type {
 import { CREDENTIAL_TYPE } from '../constants';
 import { guardItem } from '../perItem';
 import { checkResolvedBaseUrl } from './baseUrl';
-import { toNodeApiError } from './errors';
+import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
-import { withRetry } from './retry';
+import { send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -81,26 +81,25 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			await operation.prepare?.call(this, requestData.options);
 			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
-			const send = async (options: RequestOptions) =>
-				await withRetry(
-					async () => {
-						const items = await this.makeRoutingRequest({ ...requestData, options });
-						if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
-						return items;
+			const sendPage = async (options: RequestOptions) =>
+				await send(
+					this,
+					{ routing: { ...requestData, options }, ctx: this },
+					{
+						idempotent,
+						itemIndex,
+						hint: (failure) => operation.hint?.call(this, failure),
+						secrets: secretsOf(credentials),
+						accept: (answer) => {
+							const items = answer as INodeExecutionData[];
+							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
+							return items;
+						},
 					},
-					idempotent,
-					(failure, attempts) =>
-						toNodeApiError(this.getNode(), failure, {
-							itemIndex,
-							idempotent,
-							attempts,
-							hint: operation.hint?.call(this, failure),
-							secrets: [String(credentials.accessToken ?? '')],
-						}),
 				);
 			const items = operation.offsetPages
-				? await pageThrough(this, requestData, send, operation.offsetPages)
-				: await send(requestData.options);
+				? await pageThrough(this, requestData, sendPage, operation.offsetPages)
+				: await sendPage(requestData.options);
 			if (items.length || !operation.onEmptyAnswer) return items;
 			const sent = (requestData.options.body ?? {}) as IDataObject;
 			return [{ json: operation.onEmptyAnswer.call(this, sent) }];

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { labelOf } from './adFields';
+import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
 
 type AdOperation = 'get' | 'create' | 'update';
@@ -26,7 +27,7 @@ export function adHint(operation: AdOperation) {
 			return `Ad ${adIdOf(this)} was not found. Check the ID or pick the ad from the list; ads of cabinets this token cannot use are not found either.`;
 		}
 		if (failure.status === 403) {
-			return 'The access token has no permission on the cabinet of this campaign. Check the Campaign ID, or ask the cabinet owner for access.';
+			return cabinetAccessHint('the cabinet of this campaign', 'the Campaign ID');
 		}
 		const fields = apiErrorFields(failure);
 		if ((failure.status !== 400 && failure.status !== 422) || fields.length === 0) return undefined;

@@ -1,3 +1,4 @@
+import { cabinetAccessHint } from '../../../shared/transport/errors';
 import type { Failure } from '../../../shared/transport/failure';
 
 /** spec 4.12: audiences exist only for cabinets whose geolocation is Uzbekistan. */
@@ -5,7 +6,11 @@ export function audienceHint(accountId: string) {
 	return (failure: Failure): string | undefined => {
 		switch (failure.status) {
 			case 403:
-				return `The access token has no permission on cabinet ${accountId}, or the cabinet cannot use audiences: phone-number audiences are available only for cabinets whose geolocation is Uzbekistan. Check the Cabinet ID.`;
+				return cabinetAccessHint(
+					`cabinet ${accountId}`,
+					'the Cabinet ID',
+					', or the cabinet cannot use audiences: phone-number audiences are available only for cabinets whose geolocation is Uzbekistan',
+				);
 			case 404:
 				return `Cabinet ${accountId} was not found. Check the Cabinet ID.`;
 			case 400:

@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { listToItems, routed } from '../../../shared/transport/routing';
-import { PATHS } from '../../../shared/constants';
 import { audienceCreateDescription } from './create';
 import { audienceGetAllDescription, audienceGetAllHint, prepareAudienceGetAll } from './getAll';
 
@@ -18,7 +17,8 @@ const operations: INodePropertyOptions[] = [
 		action: 'Get many audiences',
 		description: "List a cabinet's phone-number audiences",
 		routing: {
-			request: { method: 'GET', url: PATHS.audiencesList('') },
+			// The path names the cabinet: prepareAudienceGetAll writes it.
+			request: { method: 'GET' },
 			...routed({ prepare: prepareAudienceGetAll, hint: audienceGetAllHint }),
 			output: { postReceive: [listToItems(['items', 'data', 'results'])] },
 		},

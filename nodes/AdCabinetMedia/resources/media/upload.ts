@@ -1,5 +1,5 @@
 import {
-	NodeApiError,
+	type NodeApiError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -22,6 +22,7 @@ import {
 	connectionOptions,
 	type ConnectionOptions,
 } from '../../../shared/transport/request';
+import { apiError, cabinetAccessHint, secretsOf } from '../../../shared/transport/errors';
 import { invalidInput } from '../../../shared/validation';
 import { extensionOf, MEDIA_TYPES_TEXT, sniffMediaType } from './mediaType';
 
@@ -109,11 +110,12 @@ function refusedUpload(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
 	i: number,
-	secret: string,
+	secrets: string[],
 ): NodeApiError {
-	const raw = typeof body.error === 'string' ? body.error : JSON.stringify(body.error);
-	const reason = secret && secret.length >= 4 ? raw.split(secret).join('***') : raw;
-	return new NodeApiError(ctx.getNode(), body as JsonObject, {
+	const reason = typeof body.error === 'string' ? body.error : JSON.stringify(body.error);
+	return apiError(ctx.getNode(), {
+		body: body as JsonObject,
+		secrets,
 		message: `The Ad Cabinet API refused the media file: ${reason.replace(/[.\s]+$/, '')}. Nothing was stored, so uploading a corrected file is safe.`,
 		description: `The upload answered with an error instead of a media token. Ads take ${MEDIA_TYPES_TEXT}.`,
 		itemIndex: i,
@@ -176,7 +178,7 @@ async function uploadOne(
 	ctx: IExecuteFunctions,
 	item: INodeExecutionData,
 	i: number,
-	secret: string,
+	secrets: string[],
 ): Promise<IDataObject> {
 	const node = ctx.getNode();
 	const accountId = readCabinetId(node, ctx.getNodeParameter('accountId', i), i);
@@ -198,7 +200,7 @@ async function uploadOne(
 		connection,
 		hint: (failure) =>
 			failure.status === 403
-				? `The access token has no permission on cabinet ${accountId}. Check the Cabinet ID, or ask the cabinet owner for access.`
+				? cabinetAccessHint(`cabinet ${accountId}`)
 				: failure.status === 413
 					? 'The file is larger than the API accepts. Upload a smaller or compressed file.'
 					: undefined,
@@ -207,9 +209,11 @@ async function uploadOne(
 		body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}
 	) as IDataObject;
 	if (record.error !== undefined && record.error !== null && record.error !== '')
-		throw refusedUpload(ctx, record, i, secret);
+		throw refusedUpload(ctx, record, i, secrets);
 	if (typeof record.media_token !== 'string' || record.media_token === '') {
-		throw new NodeApiError(node, record as JsonObject, {
+		throw apiError(node, {
+			body: record as JsonObject,
+			secrets,
 			message:
 				'The Ad Cabinet API answered the upload without a media token, so the file may not have been stored. Upload it again: each upload only stores a file, so repeating is harmless.',
 			itemIndex: i,
@@ -223,6 +227,6 @@ async function uploadOne(
 /** spec 4.10: POST upload_media?account_id=…, multipart with one file part named `media`. */
 export async function executeMediaUpload(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const secret = String(credentials.accessToken ?? '');
-	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secret))];
+	const secrets = secretsOf(credentials);
+	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secrets))];
 }

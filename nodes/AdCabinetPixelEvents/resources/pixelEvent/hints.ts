@@ -1,4 +1,5 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
 
 /** spec 4.11: the event types the API documents, named when it refuses a type (422). */
@@ -40,7 +41,7 @@ export function pixelEventHint(operation: PixelOperation) {
 					operation === 'create' ? ', Title and Type' : operation === 'rename' ? ' and New Title' : ''
 				}.`;
 			case 403:
-				return `The access token has no permission on cabinet ${cabinet}. Check the Cabinet ID, or ask the cabinet owner for access.`;
+				return cabinetAccessHint(`cabinet ${cabinet}`);
 			case 404:
 				if (operation === 'rename') {
 					return `Event ${event} was not found in cabinet ${cabinet}. Pick the event from the list, or check its ID (the event "id", not "ext_event_id").`;

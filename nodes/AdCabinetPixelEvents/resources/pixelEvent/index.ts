@@ -34,7 +34,8 @@ export const pixelEventDescription: INodeProperties[] = [
 				action: 'Delete a pixel event',
 				description: 'Remove a tag event from a cabinet',
 				routing: {
-					request: { method: 'DELETE', url: PATHS.pixelEvents },
+					// The path names the cabinet and the event: preparePixelEventDelete writes it.
+					request: { method: 'DELETE' },
 					...routed({ idempotent: false, prepare: preparePixelEventDelete, hint: pixelEventHint('delete') }),
 					output: { postReceive: [recordToItem(deletedFallback)] },
 				},
@@ -45,7 +46,8 @@ export const pixelEventDescription: INodeProperties[] = [
 				action: 'Get the base pixel code',
 				description: 'The cabinet\'s pixel ID and the base script to put on every page of the site',
 				routing: {
-					request: { method: 'GET', url: PATHS.pixelEvents },
+					// The path names the cabinet: preparePixelEventGetBaseCode writes it.
+					request: { method: 'GET' },
 					...routed({ prepare: preparePixelEventGetBaseCode, hint: pixelEventHint('getBaseCode') }),
 					output: { postReceive: [recordToItem()] },
 				},
@@ -78,7 +80,8 @@ export const pixelEventDescription: INodeProperties[] = [
 				action: 'Rename a pixel event',
 				description: 'Give a tag event a new title',
 				routing: {
-					request: { method: 'PATCH', url: PATHS.pixelEvents },
+					// The path names the event: preparePixelEventRename writes it.
+					request: { method: 'PATCH' },
 					...routed({ idempotent: false, prepare: preparePixelEventRename, hint: pixelEventHint('rename') }),
 					output: { postReceive: [recordToItem(renamedFallback)] },
 				},
