@@ -1,7 +1,7 @@
 /**
  * In-process n8n for tests: runs real workflows through n8n-core's WorkflowExecute (and declarative
- * nodes through its RoutingNode) with real HTTP to the sandbox, loading our nodes from the built
- * `dist/` exactly as listed in package.json. Nothing of n8n is mocked; only what n8n's server
+ * nodes through its RoutingNode) with real HTTP to the sandbox, loading our nodes as listed in
+ * package.json: from their sources under jest, from the built `dist/` elsewhere. Nothing of n8n is mocked; only what n8n's server
  * would provide around an execution (credential storage, lifecycle hooks) is supplied here.
  *
  *   runWorkflow({ nodes, connections, credentials })  -> per-node output items and errors
@@ -9,7 +9,7 @@
  *   testCredential('adCabinetApi', data)              -> what n8n's "Test credential" reports
  *   loadOptions / listSearch                          -> dropdown and resource-locator lists
  *
- * Build first (`npm run build`): the harness never compiles node sources itself.
+ * Outside jest, build first (`npm run build`): the harness then never compiles node sources itself.
  */
 export { runWorkflow, buildWorkflow, additionalDataFor, nodeTypes } from './run';
 export type { WorkflowInput, WorkflowResult, NodeRun } from './run';

@@ -51,6 +51,17 @@ class HarnessInput implements INodeType {
 	}
 }
 
+/**
+ * Under jest the package is loaded from its TypeScript sources (ts-jest compiles them), so a test
+ * run after an edit tests the edit, never a stale build. Elsewhere (the benchmark, the demo) it is
+ * the built `dist/` that package.json lists, as n8n loads it.
+ */
+const FROM_SOURCES = process.env.JEST_WORKER_ID !== undefined;
+
+function packageFile(listed: string): string {
+	return FROM_SOURCES ? listed.replace(/^dist\//, '').replace(/\.js$/, '.ts') : listed;
+}
+
 function firstExport<T>(modulePath: string): T {
 	const mod = require(modulePath) as Record<string, new () => T>;
 	const Ctor = Object.values(mod).find((value) => typeof value === 'function');
@@ -65,13 +76,13 @@ export class HarnessNodeTypes implements INodeTypes {
 
 	constructor() {
 		for (const file of pkg.n8n.nodes) {
-			const nodeType = firstExport<INodeType>(join(ROOT, file));
+			const nodeType = firstExport<INodeType>(join(ROOT, packageFile(file)));
 			// Declarative nodes get n8n's standard request options (batching, timeout, proxy) at load time, as in n8n.
 			DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 			this.types.set(`${pkg.name}.${nodeType.description.name}`, nodeType);
 		}
 		for (const file of pkg.n8n.credentials) {
-			const credential = firstExport<ICredentialType>(join(ROOT, file));
+			const credential = firstExport<ICredentialType>(join(ROOT, packageFile(file)));
 			this.credentialTypes.set(credential.name, credential);
 		}
 		this.types.set('harness.input', new HarnessInput());

@@ -10,8 +10,7 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { readDate } from '../shared/dates';
 import { lookupSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
-import { BucketClock } from '../shared/stats/buckets';
-import { fetchStats } from '../shared/stats/fetch';
+import { fetchStatsWindow } from '../shared/stats/fetch';
 import { maxPeriodMs } from './periods';
 import {
 	adObjectsField,
@@ -21,14 +20,10 @@ import {
 	numericValuesField,
 	periodUnitField,
 } from '../shared/stats/fields';
-import { checkStatsQuery, readStatsQuery, type StatsQuery } from '../shared/stats/query';
+import { readStatsQuery } from '../shared/stats/query';
+import { PERIOD_UNIT_TERMS } from '../shared/vocabulary';
 import { numericRow } from '../shared/stats/rows';
-import {
-	FINE_UNIT_HISTORY_DAYS,
-	FINE_UNIT_MAX_SPAN_DAYS,
-	FINE_UNITS,
-	type PeriodUnit,
-} from '../shared/stats/apiValues';
+import { FINE_UNIT_HISTORY_DAYS, FINE_UNITS, type PeriodUnit } from '../shared/stats/apiValues';
 import { invalidInput } from '../shared/validation';
 import {
 	applyPoll,
@@ -46,18 +41,12 @@ const DAY = 1440 * MINUTE;
 const MANUAL_SAMPLE = 5;
 
 /** Units whose completed periods arrive at most once a day. */
-const LONG_UNITS: PeriodUnit[] = ['day', 'week', 'month', 'year'];
+const LONG_UNITS = PERIOD_UNIT_TERMS.filter((term) => term.daily).map((term) => term.value);
 
 /** The canvas subtitle's words for each unit: "Daily rows", "5-minute rows, every change". */
-const UNIT_WORDS: Record<PeriodUnit, string> = {
-	'5_minutes': '5-minute',
-	'30_minutes': '30-minute',
-	hour: 'Hourly',
-	day: 'Daily',
-	week: 'Weekly',
-	month: 'Monthly',
-	year: 'Yearly',
-};
+const UNIT_WORDS: Record<string, string> = Object.fromEntries(
+	PERIOD_UNIT_TERMS.map((term) => [term.value, term.adjective]),
+);
 
 function defaultSettleMinutes(unit: PeriodUnit): number {
 	return FINE_UNITS.has(unit) ? 15 : 60;
@@ -190,45 +179,8 @@ export class AdCabinetStatsTrigger implements INodeType {
 		}
 		const base = readStatsQuery((name, fallback) => this.getNodeParameter(name, fallback), { from: '', to: '' }, 'period');
 		const settings: PollSettings = { unit, grouping: base.grouping ?? [], emit: emitMode, settleMs: settleMinutes * MINUTE };
-		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> => {
-			const rows: IDataObject[] = [];
-			// spec 4.1 rule 1: fine units may span at most 2 days per request, so a longer window is
-			// fetched in pieces. Each piece ends where one of the API's own periods starts (learned
-			// from the first piece's period_date values), so no period is split between two pieces.
-			const step = FINE_UNITS.has(unit) ? FINE_UNIT_MAX_SPAN_DAYS * DAY : Infinity;
-			let clock: BucketClock | undefined;
-			for (let from = fromMs; from < toMs; ) {
-				let to = Math.min(toMs, from + step);
-				if (to < toMs && clock && clock.floor(to) > from) to = clock.floor(to);
-				const query: StatsQuery = {
-					...base,
-					period_from: new Date(from).toISOString(),
-					// A piece ends just before the next one starts.
-					period_to: new Date(to < toMs ? to - 1 : to).toISOString(),
-				};
-				checkStatsQuery(node, query, { fromMs: from, toMs: to, now }, 0);
-				const piece: IDataObject[] = [];
-				await fetchStats.call(this, query, {
-					onRows: (page) => {
-						for (const row of page) piece.push(row);
-					},
-				});
-				if (to < toMs && !clock) {
-					clock = BucketClock.learn(unit, new Set(piece.map((row) => row.period_date)));
-					const cut = clock?.floor(to);
-					if (cut !== undefined && cut > from && cut < to) {
-						// The period holding the piece's end goes whole into the next piece.
-						to = cut;
-						for (const row of piece) if (Date.parse(String(row.period_date)) < cut) rows.push(row);
-						from = to;
-						continue;
-					}
-				}
-				for (const row of piece) rows.push(row);
-				from = to;
-			}
-			return rows;
-		};
+		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> =>
+			await fetchStatsWindow.call(this, base, { fromMs, toMs, now });
 		const oldestAvailable = FINE_UNITS.has(unit) ? nowMs - FINE_UNIT_HISTORY_DAYS * DAY + MINUTE : -Infinity;
 		const shape = (rows: IDataObject[]) =>
 			rows.map((row) => ({ json: numeric ? numericRow(row) : row }));

@@ -201,8 +201,8 @@ describe('Ad Cabinet Stats → Statistic → Get Many', () => {
 		['Limit 0', { returnAll: false, limit: 0 }, /^Limit: must be a whole number of at least 1/],
 		['a fractional Limit', { returnAll: false, limit: 2.5 }, /^Limit: must be a whole number of at least 1/],
 		['Page Size over 500', { options: { pageSize: 501 } }, /^Page Size: must be a whole number from 1 to 500/],
-		['an unknown grouping value', { grouping: ['country'] }, /^Grouping: values must be from cabinet, campaign, ad_object, ad/],
-		['an unknown unit', { periodGroupingUnit: 'fortnight' }, /^Period Grouping Unit: must be one of day, week/],
+		['an unknown grouping value', { grouping: ['country'] }, /^Grouping: values must be from ad, ad_object, cabinet, campaign \(got "country"\)/],
+		['an unknown unit', { periodGroupingUnit: 'fortnight' }, /^Period Grouping Unit: must be one of 5_minutes, 30_minutes, hour, day, week, month, year \(got "fortnight"\)/],
 		['an unknown currency', { currency: 'GBP' }, /^Currency: must be one of EUR, TON, USD, RUB, USDT, STAR/],
 	])('refuses %s before any request', async (_name, extra, message) => {
 		const { error, items } = await run(params(extra));

@@ -107,7 +107,7 @@ export const BAD_INPUTS: BadInput[] = [
 	{ name: 'advertised objects: Limit 0', type: 'adCabinetStats', parameters: { resource: 'advertisedObject', operation: 'getAll', returnAll: false, limit: 0 }, message: /^Limit: must be a whole number of at least 1/ },
 	{ name: 'kktu: Limit 0', type: 'adCabinetKktu', parameters: { resource: 'category', operation: 'getAll', returnAll: false, limit: 0, onlySelectable: true, filters: {} }, message: /^Limit: must be a whole number of at least 1/ },
 	// Grouping and currency values
-	{ name: 'stats: grouping "country"', type: 'adCabinetStats', parameters: stats({ grouping: ['campaign', 'country'] }), message: /^Grouping: values must be from cabinet, campaign, ad_object, ad/ },
+	{ name: 'stats: grouping "country"', type: 'adCabinetStats', parameters: stats({ grouping: ['campaign', 'country'] }), message: /^Grouping: values must be from ad, ad_object, cabinet, campaign \(got "country"\)/ },
 	{ name: 'stats: currency GBP', type: 'adCabinetStats', parameters: stats({ currency: 'GBP' }), message: /^Currency: must be one of EUR, TON, USD, RUB, USDT, STAR/ },
 	// Legacy report
 	{ name: 'legacy: Date From after Date To', type: 'adCabinetStats', parameters: legacy({ dateFrom: '2026-11-09' }), message: /^Date From: must not be after Date To/ },

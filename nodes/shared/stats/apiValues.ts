@@ -1,26 +1,39 @@
-/** spec 4.1: values of `period_grouping_unit`. */
-export const PERIOD_UNITS = ['day', 'week', 'month', 'year', 'hour', '30_minutes', '5_minutes'] as const;
-export type PeriodUnit = (typeof PERIOD_UNITS)[number];
+import {
+	CURRENCY_CODES,
+	GROUPING_TERMS,
+	PERIOD_UNIT_TERMS,
+	STATS_ORDER_TERMS,
+	valuesOf,
+} from '../vocabulary';
+
+/**
+ * spec 4.1: values of `period_grouping_unit` (from the vocabulary). The type stays a closed list:
+ * each unit's length is arithmetic in the bucket clock, so a new unit needs code there too.
+ */
+export type PeriodUnit = 'day' | 'week' | 'month' | 'year' | 'hour' | '30_minutes' | '5_minutes';
+export const PERIOD_UNITS = valuesOf(PERIOD_UNIT_TERMS) as PeriodUnit[];
 
 /** spec 4.1 rule 1: units whose data covers only the last 5 days, at most 2 days per request. */
-export const FINE_UNITS: ReadonlySet<string> = new Set(['hour', '30_minutes', '5_minutes']);
+export const FINE_UNITS: ReadonlySet<string> = new Set(
+	PERIOD_UNIT_TERMS.filter((term) => term.fine).map((term) => term.value),
+);
 export const FINE_UNIT_HISTORY_DAYS = 5;
 export const FINE_UNIT_MAX_SPAN_DAYS = 2;
 
 /** spec 4.1: values of `grouping`. */
-export const GROUPINGS = ['cabinet', 'campaign', 'ad_object', 'ad'] as const;
-export type Grouping = (typeof GROUPINGS)[number];
+export const GROUPINGS = valuesOf(GROUPING_TERMS);
+export type Grouping = string;
 
-/** spec 4.1: values of `currency_code`; EUR is the API's default. */
-export const CURRENCIES = ['EUR', 'TON', 'USD', 'RUB', 'USDT', 'STAR'] as const;
+/** spec 4.1: values of `currency_code`. */
+export const CURRENCIES = CURRENCY_CODES;
+
+/** spec 4.1: values of `order_by`. */
+export const ORDERS = valuesOf(STATS_ORDER_TERMS);
 
 /** spec 2.2: the fields that identify a row within a period, per grouping value. */
-export const GROUPING_KEYS: Record<Grouping, string[]> = {
-	cabinet: ['platform_cabinet_id'],
-	campaign: ['campaign_id'],
-	ad_object: ['ad_object'],
-	ad: ['ad_id'],
-};
+export const GROUPING_KEYS: Record<Grouping, string[]> = Object.fromEntries(
+	GROUPING_TERMS.map((term) => [term.value, term.keys]),
+);
 
 /** spec 2.1: money and ratio fields the API sends as decimal strings. */
 export const DECIMAL_FIELDS = [

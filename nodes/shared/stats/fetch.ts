@@ -1,11 +1,12 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PATHS } from '../constants';
 import { apiError } from '../transport/errors';
+import { NEWEST_FIRST } from '../vocabulary';
 import { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
 import { BucketClock } from './buckets';
-import type { StatsQuery } from './query';
-import type { PeriodUnit } from './apiValues';
+import { checkStatsQuery, type StatsQuery } from './query';
+import { FINE_UNIT_MAX_SPAN_DAYS, FINE_UNITS, type PeriodUnit } from './apiValues';
 
 /** spec 2.1: one page of POST /api/v1/stats/page. */
 export interface StatsPage {
@@ -18,10 +19,9 @@ export interface StatsPage {
 /**
  * Requests in flight by default. n8n's request helper opens a new connection for every request,
  * so over a real network each page pays the connection setup on top of its round trip; pages in
- * flight at once hide both. Measured for about 20,000 rows (42 pages) through a latency proxy at
- * 40 ms round trip with a two-round-trip setup (median of 5): 1 → 5.37 s, 4 → 1.91 s, 6 → 1.11 s,
- * 8 → 1.08 s, 12 → 1.03 s, 16 → 0.83 s. Past 8 little is gained for twice the connections the
- * API sees at once; a 429 answer lowers it for the rest of the run anyway.
+ * flight at once hide both. Past 8 little is gained for twice the connections the API sees at
+ * once; the measurements behind the choice are in docs/performance.md ("The default: 8 requests
+ * at once"). A 429 answer lowers it for the rest of the run anyway.
  */
 export const DEFAULT_PARALLEL_REQUESTS = 8;
 /** A bound for the option: more connections at once than this only burden the API. */
@@ -213,7 +213,7 @@ function planCuts(
 	const fromMs = Date.parse(query.period_from);
 	const toMs = Date.parse(query.period_to);
 	if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) return undefined;
-	const descending = query.order_by === '-period';
+	const descending = query.order_by === NEWEST_FIRST;
 	const reached = Date.parse(String(rows[rows.length - 1].period_date));
 	// Candidate cuts, in the order rows come: after the page's last period (ascending), or at or
 	// before it (descending), strictly inside the period asked for.
@@ -255,7 +255,7 @@ function planCuts(
 
 /** The parts of the plan, in the order rows come; the first continues `head`. */
 function partsOf(query: StatsQuery, plan: Plan, head: CursorChain, run: Run, pageSize: number): Part[] {
-	const descending = query.order_by === '-period';
+	const descending = query.order_by === NEWEST_FIRST;
 	const { cuts, clock } = plan;
 	const edges = [descending ? Infinity : -Infinity, ...cuts, descending ? -Infinity : Infinity];
 	const parts: Part[] = [];
@@ -348,7 +348,7 @@ export async function fetchStats(
 		return result;
 	}
 
-	const descending = query.order_by === '-period';
+	const descending = query.order_by === NEWEST_FIRST;
 	const parts = partsOf(query, plan, head, run, pageSize);
 	result.periods = parts.length;
 	const periodOf = periodReader();
@@ -403,4 +403,64 @@ export async function fetchStats(
 		part.rows = [];
 	}
 	return result;
+}
+
+const DAY_MS = 86_400_000;
+
+export interface StatsWindow {
+	fromMs: number;
+	toMs: number;
+	/** The clock the window is checked against (rules on how far back fine units reach). */
+	now: Date;
+}
+
+/**
+ * All rows of [fromMs, toMs) for one query, however long the window: a unit that may span at most
+ * two days per request (spec 4.1 rule 1) is fetched in pieces, each checked like a query of its
+ * own. Each piece ends where one of the API's own periods starts (learned from the first piece's
+ * period_date values), so no period is split between two pieces. Used by the trigger.
+ */
+export async function fetchStatsWindow(
+	this: RequestContext,
+	base: StatsQuery,
+	window: StatsWindow,
+	options: Omit<StatsFetch, 'onRows' | 'maxRows'> = {},
+): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const unit = base.period_grouping_unit as PeriodUnit;
+	const { toMs } = window;
+	const rows: IDataObject[] = [];
+	const step = FINE_UNITS.has(unit) ? FINE_UNIT_MAX_SPAN_DAYS * DAY_MS : Infinity;
+	let clock: BucketClock | undefined;
+	for (let from = window.fromMs; from < toMs; ) {
+		let to = Math.min(toMs, from + step);
+		if (to < toMs && clock && clock.floor(to) > from) to = clock.floor(to);
+		const query: StatsQuery = {
+			...base,
+			period_from: new Date(from).toISOString(),
+			// A piece ends just before the next one starts.
+			period_to: new Date(to < toMs ? to - 1 : to).toISOString(),
+		};
+		checkStatsQuery(node, query, { fromMs: from, toMs: to, now: window.now }, options.itemIndex ?? 0);
+		const piece: IDataObject[] = [];
+		await fetchStats.call(this, query, {
+			...options,
+			onRows: (page) => {
+				for (const row of page) piece.push(row);
+			},
+		});
+		if (to < toMs && !clock) {
+			clock = BucketClock.learn(unit, new Set(piece.map((row) => row.period_date)));
+			const cut = clock?.floor(to);
+			if (cut !== undefined && cut > from && cut < to) {
+				// The period holding the piece's end goes whole into the next piece.
+				for (const row of piece) if (Date.parse(String(row.period_date)) < cut) rows.push(row);
+				from = cut;
+				continue;
+			}
+		}
+		for (const row of piece) rows.push(row);
+		from = to;
+	}
+	return rows;
 }

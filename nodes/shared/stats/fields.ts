@@ -1,32 +1,33 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { CURRENCIES } from './apiValues';
+import {
+	CURRENCY_CODES,
+	DEFAULT_CURRENCY,
+	GROUPING_TERMS,
+	PERIOD_UNIT_TERMS,
+	inWords,
+	type Term,
+} from '../vocabulary';
+
+/** A dropdown's options from the vocabulary (its list order is the editor's order). */
+export function optionsOf(terms: readonly Term[]): INodePropertyOptions[] {
+	return terms.map(({ name, value, description }) => ({
+		name,
+		value,
+		...(description ? { description } : {}),
+	}));
+}
+
+const fineUnitNames = PERIOD_UNIT_TERMS.filter((term) => term.fine).map((term) => term.name);
 
 /** Parameters shared by the Stats node's Statistics operation and the Stats Trigger (spec 4.1). */
-
-/**
- * Units listed shortest to longest, as people think of time. n8n's lint rule (also run by n8n's
- * package scanner, which ignores inline disables) wants options in alphabetical order, which would put
- * "30 Minutes" before "5 Minutes" and "Month" before "Week"; it checks only an array written in place,
- * so the list is a named constant on purpose.
- */
-const UNITS_IN_TIME_ORDER: INodePropertyOptions[] = [
-	{ name: '5 Minutes', value: '5_minutes' },
-	{ name: '30 Minutes', value: '30_minutes' },
-	{ name: 'Hour', value: 'hour' },
-	{ name: 'Day', value: 'day' },
-	{ name: 'Week', value: 'week' },
-	{ name: 'Month', value: 'month' },
-	{ name: 'Year', value: 'year' },
-];
 
 export const periodUnitField: INodeProperties = {
 	displayName: 'Period Grouping Unit',
 	name: 'periodGroupingUnit',
 	type: 'options',
 	default: 'day',
-	description:
-		'Length of each row\'s period. Hour, 30 Minutes and 5 Minutes cover only the last 5 days, at most 2 days per request.',
-	options: UNITS_IN_TIME_ORDER,
+	description: `Length of each row's period. ${inWords(fineUnitNames, 'and')} cover only the last 5 days, at most 2 days per request.`,
+	options: optionsOf(PERIOD_UNIT_TERMS),
 };
 
 export const groupingField: INodeProperties = {
@@ -36,12 +37,7 @@ export const groupingField: INodeProperties = {
 	default: [],
 	description:
 		'Split each period by these entities. Each adds its own fields to the rows; none gives one total row per period.',
-	options: [
-		{ name: 'Ad', value: 'ad', description: 'Adds the ad\'s title, text, status, budget and targeting' },
-		{ name: 'Ad Object', value: 'ad_object', description: 'Adds the advertised object' },
-		{ name: 'Cabinet', value: 'cabinet', description: 'Adds the cabinet ID and name' },
-		{ name: 'Campaign', value: 'campaign', description: 'Adds the campaign ID and name and the cabinet name' },
-	],
+	options: optionsOf(GROUPING_TERMS),
 };
 
 export const cabinetIdsField: INodeProperties = {
@@ -67,9 +63,9 @@ export const currencyField: INodeProperties = {
 	displayName: 'Currency',
 	name: 'currency',
 	type: 'options',
-	default: 'EUR',
+	default: DEFAULT_CURRENCY,
 	description: 'Currency of the exchanged spend and of the derived costs',
-	options: CURRENCIES.map((code) => ({ name: code, value: code })),
+	options: CURRENCY_CODES.map((code) => ({ name: code, value: code })),
 };
 
 export const numericValuesField: INodeProperties = {

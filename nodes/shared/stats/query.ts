@@ -6,6 +6,7 @@ import {
 	FINE_UNIT_MAX_SPAN_DAYS,
 	FINE_UNITS,
 	GROUPINGS,
+	ORDERS,
 	PERIOD_UNITS,
 	type Grouping,
 } from './apiValues';
@@ -84,8 +85,8 @@ export function checkStatsQuery(node: INode, query: StatsQuery, bounds: QueryBou
 	if (query.currency_code && !(CURRENCIES as readonly string[]).includes(query.currency_code)) {
 		throw invalidInput(node, names.currency, `must be one of ${CURRENCIES.join(', ')}`, itemIndex, query.currency_code);
 	}
-	if (query.order_by && query.order_by !== 'period' && query.order_by !== '-period') {
-		throw invalidInput(node, names.order, 'must be "period" or "-period"', itemIndex, query.order_by);
+	if (query.order_by && !ORDERS.includes(query.order_by)) {
+		throw invalidInput(node, names.order, `must be one of ${ORDERS.map((order) => `"${order}"`).join(', ')}`, itemIndex, query.order_by);
 	}
 	if (bounds.fromMs > bounds.toMs) {
 		throw invalidInput(node, names.from, `must not be after ${names.to} (${query.period_to})`, itemIndex, query.period_from);

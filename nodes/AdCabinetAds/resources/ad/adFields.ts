@@ -1,4 +1,5 @@
 import { PLATFORM } from '../../../shared/platform';
+import { AD_TYPE_TERMS, BUTTON_TYPE_TERMS, CURRENCY_CODES } from '../../../shared/vocabulary';
 
 /** spec 4.6, 4.8: the pixel tag event field of create and edit. */
 export const PIXEL_EVENT_FIELD = `${PLATFORM}_event_id`;
@@ -81,42 +82,9 @@ export interface AdField {
 /** The Currency choice (from node version 1.1) that sends `use_account_currency: true` instead of a code. */
 export const CABINET_CURRENCY = 'cabinet';
 
-const AD_TYPES: readonly Choice[] = [
-	{
-		name: 'Channels',
-		value: 'target_channels',
-		description: 'Show the ad in chosen channels or topics',
-	},
-	{
-		name: 'Users',
-		value: 'target_users',
-		description: 'Show the ad to users by interests, places and audiences',
-	},
-	{
-		name: 'Bots',
-		value: 'target_bots',
-		description: 'Show the ad in chosen bots (see Validate Bots)',
-	},
-	{
-		name: 'Search',
-		value: 'target_search',
-		description:
-			'Show the ad for search queries (needs Targeting → Search Queries). Existing ads use this type, though the API documentation does not list it for new ads.',
-	},
-];
-
-/** spec 2.5 lists `learn_more` and `open_website` as the button types seen. */
-export const BUTTON_TYPES: readonly Choice[] = [
-	{ name: 'Learn More', value: 'learn_more' },
-	{ name: 'Open Website', value: 'open_website' },
-];
-
-const CURRENCY_CODES: readonly Choice[] = ['EUR', 'TON', 'USD', 'RUB', 'USDT', 'STAR'].map(
-	(code) => ({
-		name: code,
-		value: code,
-	}),
-);
+const AD_TYPES: readonly Choice[] = AD_TYPE_TERMS;
+export const BUTTON_TYPES: readonly Choice[] = BUTTON_TYPE_TERMS;
+const CURRENCY_CHOICES: readonly Choice[] = CURRENCY_CODES.map((code) => ({ name: code, value: code }));
 
 const list = (what: string) => `${what}, separated by commas`;
 
@@ -175,9 +143,9 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'schedule', name: 'schedule', displayName: 'Schedule', collection: 'budgetSchedule', kind: { type: 'schedule' }, description: 'Delivery hours per weekday', update: true, updateNullable: true },
 	{ api: 'use_selected_timezone', name: 'useSelectedTimezone', displayName: 'Use Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether the schedule hours are in Schedule Timezone rather than UTC', default: true, update: true },
 	{ api: 'schedule_timezone', name: 'scheduleTimezone', displayName: 'Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'number', min: -12, max: 14, utcOffsets: true }, description: 'The time zone of the schedule\'s hours, as an offset from UTC (sent as hours, e.g. 3 for UTC+03:00). Used when Use Schedule Timezone is on.', default: 0, update: true },
-	{ api: 'currency_code', name: 'currencyCode', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: CURRENCY_CODES }, description: 'Currency of CPM and budgets', default: 'EUR', versions: 'first' },
+	{ api: 'currency_code', name: 'currencyCode', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: CURRENCY_CHOICES }, description: 'Currency of CPM and budgets', default: 'EUR', versions: 'first' },
 	{ api: 'use_account_currency', name: 'useAccountCurrency', displayName: 'Use Cabinet Currency', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether CPM and budgets are in the cabinet\'s own currency', default: true, versions: 'first' },
-	{ api: 'currency_code', name: 'currency', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Cabinet\'s Own Currency', value: CABINET_CURRENCY, description: 'CPM and budgets are in the currency the cabinet is kept in' }, ...CURRENCY_CODES] }, description: 'Currency of CPM and budgets: the cabinet\'s own, or one of the codes', default: CABINET_CURRENCY, versions: 'later' },
+	{ api: 'currency_code', name: 'currency', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Cabinet\'s Own Currency', value: CABINET_CURRENCY, description: 'CPM and budgets are in the currency the cabinet is kept in' }, ...CURRENCY_CHOICES] }, description: 'Currency of CPM and budgets: the cabinet\'s own, or one of the codes', default: CABINET_CURRENCY, versions: 'later' },
 	{ api: 'after_moderation_status', name: 'afterModerationStatus', displayName: 'Status After Moderation', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Active', value: 'active' }, { name: 'On Hold', value: 'on hold' }] }, description: 'Whether the ad starts or waits once approved', default: 'active', update: true },
 
 	// Website & Button

@@ -13,8 +13,10 @@ import {
 	currencyField,
 	groupingField,
 	numericValuesField,
+	optionsOf,
 	periodUnitField,
 } from '../../../shared/stats/fields';
+import { STATS_ORDER_TERMS } from '../../../shared/vocabulary';
 import { DEFAULT_PARALLEL_REQUESTS, fetchStats, MAX_PARALLEL_REQUESTS } from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
 import { checkStatsQuery, readStatsQuery, STATS_FIELD_NAMES } from '../../../shared/stats/query';
@@ -124,10 +126,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 				name: 'order',
 				type: 'options',
 				default: 'period',
-				options: [
-					{ name: 'Oldest First', value: 'period' },
-					{ name: 'Newest First', value: '-period' },
-				],
+				options: optionsOf(STATS_ORDER_TERMS),
 			},
 			{
 				displayName: 'Page Size',
