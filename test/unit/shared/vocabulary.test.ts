@@ -19,7 +19,7 @@ const node = { name: 'Stats', type: 'adCabinetStats', typeVersion: 1, position: 
 describe('the vocabulary is the only place a grouping is defined', () => {
 	test('a grouping added in memory reaches the Stats dropdown, the trigger dropdown, the tool description and the check before sending', () => {
 		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			 
 			const vocabulary = require('../../../nodes/shared/vocabulary') as typeof import('../../../nodes/shared/vocabulary');
 			vocabulary.GROUPING_TERMS.push({
 				value: 'channel_topic',
@@ -28,12 +28,12 @@ describe('the vocabulary is the only place a grouping is defined', () => {
 				noun: 'channel topic',
 				keys: ['channel_topic_id'],
 			});
-			/* eslint-disable @typescript-eslint/no-require-imports */
+			 
 			const { AdCabinetStats } = require('../../../nodes/AdCabinetStats/AdCabinetStats.node');
 			const { AdCabinetStatsTrigger } = require('../../../nodes/AdCabinetStatsTrigger/AdCabinetStatsTrigger.node');
 			const { checkStatsQuery } = require('../../../nodes/shared/stats/query');
 			const { rowKey } = require('../../../nodes/shared/stats/rows');
-			/* eslint-enable @typescript-eslint/no-require-imports */
+			 
 
 			const stats = newestDescription(new AdCabinetStats());
 			expect(groupingOptions(stats.properties)).toContain('channel_topic');
@@ -62,7 +62,7 @@ describe('the vocabulary is the only place a grouping is defined', () => {
 
 	test('without the addition, an unknown grouping is refused before sending, naming the allowed values', () => {
 		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			 
 			const { checkStatsQuery } = require('../../../nodes/shared/stats/query');
 			const query = {
 				period_from: '2026-11-01T00:00:00.000Z',
