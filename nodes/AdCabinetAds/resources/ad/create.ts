@@ -3,10 +3,10 @@ import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { buildCreateBody } from './adBody';
-import { completeAdBody } from './adKktu';
-import { createCollections, createCoreProperties } from './adProperties';
-import { cabinetForDropdownsField } from './cabinetForDropdowns';
+import { buildCreateBody } from './values/adBody';
+import { completeAdBody } from './values/adKktu';
+import { createCollections, createCoreProperties } from './fields/adProperties';
+import { cabinetForDropdownsField } from './fields/cabinetForDropdowns';
 
 const show = { resource: ['ad'], operation: ['create'] };
 

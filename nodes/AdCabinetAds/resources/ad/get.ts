@@ -4,7 +4,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { PATHS } from '../../../shared/constants';
-import { adIdField, readAdId } from './adId';
+import { adIdField, readAdId } from './fields/adId';
 
 const show = { resource: ['ad'], operation: ['get'] };
 

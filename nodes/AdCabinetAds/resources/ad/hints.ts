@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { labelOf } from './adFields';
+import { labelOf } from './fields/adFields';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
 

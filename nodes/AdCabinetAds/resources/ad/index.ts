@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
 import { listToItems, recordToItem, routed } from '../../../shared/transport/routing';
-import { readAdId } from './adId';
+import { readAdId } from './fields/adId';
 import { adCreateDescription, prepareAdCreate } from './create';
 import { adGetDescription, prepareAdGet } from './get';
 import { adGetAllDescription, prepareAdGetAll, simplifyAds } from './getAll';

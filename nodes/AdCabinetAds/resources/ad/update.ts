@@ -4,11 +4,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { PATHS } from '../../../shared/constants';
-import { buildUpdateBody } from './adBody';
-import { completeAdBody } from './adKktu';
-import { updateProperties } from './adProperties';
-import { adIdField, readAdId } from './adId';
-import { cabinetForDropdownsField } from './cabinetForDropdowns';
+import { buildUpdateBody } from './values/adBody';
+import { completeAdBody } from './values/adKktu';
+import { updateProperties } from './fields/adProperties';
+import { adIdField, readAdId } from './fields/adId';
+import { cabinetForDropdownsField } from './fields/cabinetForDropdowns';
 
 const show = { resource: ['ad'], operation: ['update'] };
 

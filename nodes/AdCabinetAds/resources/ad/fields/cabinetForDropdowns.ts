@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { cabinetIdField } from '../../../shared/cabinetId';
+import { cabinetIdField } from '../../../../shared/cabinetId';
 
 /**
  * Create and Update send no cabinet: the campaign (or the ad) decides it. The Pixel Event and

@@ -1,5 +1,5 @@
-import { PLATFORM } from '../../../shared/platform';
-import { AD_TYPE_TERMS, BUTTON_TYPE_TERMS, CURRENCY_CODES } from '../../../shared/vocabulary';
+import { PLATFORM } from '../../../../shared/platform';
+import { AD_TYPE_TERMS, BUTTON_TYPE_TERMS, CURRENCY_CODES } from '../../../../shared/vocabulary';
 
 /** spec 4.6, 4.8: the pixel tag event field of create and edit. */
 export const PIXEL_EVENT_FIELD = `${PLATFORM}_event_id`;

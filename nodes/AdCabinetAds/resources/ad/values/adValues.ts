@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
-import { readDate } from '../../../shared/dates';
-import { invalidInput, listOf } from '../../../shared/validation';
-import type { AdField, AdFieldKind } from './adFields';
+import { readDate } from '../../../../shared/dates';
+import { invalidInput, listOf } from '../../../../shared/validation';
+import type { AdField, AdFieldKind } from '../fields/adFields';
 
 export interface ReadContext {
 	node: INode;

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { invalidInput } from '../../../shared/validation';
+import { invalidInput } from '../../../../shared/validation';
 import {
 	AD_FIELDS,
 	CABINET_CURRENCY,
@@ -9,7 +9,7 @@ import {
 	SCHEDULE_JSON,
 	UPDATE_FIELDS,
 	type AdField,
-} from './adFields';
+} from '../fields/adFields';
 import { scheduleFromDays, scheduleFromJson, type Schedule } from './adSchedule';
 import { readFieldValue, readKktu, type ReadContext } from './adValues';
 

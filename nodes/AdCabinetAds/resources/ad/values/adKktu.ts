@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { kktuForExecution, SELECTABLE_KKTU_LEVEL } from '../../../shared/kktu';
-import { invalidInput } from '../../../shared/validation';
+import { kktuForExecution, SELECTABLE_KKTU_LEVEL } from '../../../../shared/kktu';
+import { invalidInput } from '../../../../shared/validation';
 import type { AdBody } from './adBody';
-import { labelOf } from './adFields';
+import { labelOf } from '../fields/adFields';
 
 const DOTTED_CODE = /^\d+(\.\d+)+$/;
 const RULE = `only third-level categories (codes like 1.2.3) may be used on an ad`;

@@ -1,5 +1,5 @@
 import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
-import { invalidInput } from '../../../shared/validation';
+import { invalidInput } from '../../../../shared/validation';
 
 export const AD_LABEL = 'Ad';
 

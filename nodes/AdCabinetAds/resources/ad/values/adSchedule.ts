@@ -1,5 +1,5 @@
 import type { IDataObject, NodeOperationError } from 'n8n-workflow';
-import { WEEKDAYS, type Weekday } from './adFields';
+import { WEEKDAYS, type Weekday } from '../fields/adFields';
 
 export type Schedule = Record<Weekday, number[]>;
 
