@@ -13,16 +13,42 @@ export function invalidInput(
 	given?: unknown,
 	nothingSent = 'Nothing was sent to the API.',
 ): NodeOperationError {
-	const shown =
-		given === undefined
-			? ''
-			: ` (got ${typeof given === 'string' ? `"${given.length > 80 ? `${given.slice(0, 80)}…` : given}"` : JSON.stringify(given)})`;
+	const shown = given === undefined ? '' : ` (got ${shownValue(given)})`;
 	const sentence = `${field}: ${rule}${shown}`;
 	const message = `${/[.!?…]$/.test(sentence) ? sentence : `${sentence}.`} ${nothingSent}`;
 	return new NodeOperationError(node, message, {
 		itemIndex,
 		description: `Fix "${field}" and run again.`,
 	});
+}
+
+/**
+ * A URL without what may be a secret: no user or password, no query or fragment (a signed link
+ * carries its signature there), only the scheme, host and path.
+ */
+export function redactedUrl(text: string): string {
+	try {
+		const url = new URL(text);
+		if (!/^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) || !url.host) return text;
+		const hidden = url.username || url.password || url.search || url.hash;
+		return `${url.protocol}//${url.host}${url.pathname}${hidden ? ' (credentials, query and fragment not shown)' : ''}`;
+	} catch {
+		return text;
+	}
+}
+
+/** How a refused value is quoted back: cut to 80 characters, with anything URL-like redacted. */
+function shownValue(given: unknown): string {
+	if (typeof given !== 'string') {
+		try {
+			const json = JSON.stringify(given) ?? String(given);
+			return json.length > 80 ? `${json.slice(0, 80)}…` : json;
+		} catch {
+			return String(given);
+		}
+	}
+	const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(given.trim()) ? redactedUrl(given.trim()) : given;
+	return `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
 }
 
 /** Splits a comma- or newline-separated text (or an array from an expression) into trimmed values. */

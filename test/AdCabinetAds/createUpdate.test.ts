@@ -324,7 +324,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 				updateFields: { cpm: 1.25 },
 			});
 			expect(updated.items.map((item) => item.json)).toEqual([
-				{ ad_id: id, cpm: 1.25, success: true },
+				{ ad_id: String(id), cpm: 1.25, success: true },
 			]);
 		} finally {
 			sandbox().data.adWriteAnswer = 'detail';

@@ -4,6 +4,7 @@ import { apiError } from '../transport/errors';
 import { NEWEST_FIRST } from '../vocabulary';
 import { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
+import { runDeadline } from '../transport/send';
 import { BucketClock } from './buckets';
 import { checkStatsQuery, type StatsQuery } from './query';
 import { FINE_UNIT_MAX_SPAN_DAYS, FINE_UNITS, type PeriodUnit } from './apiValues';
@@ -26,6 +27,9 @@ export interface StatsPage {
 export const DEFAULT_PARALLEL_REQUESTS = 8;
 /** A bound for the option: more connections at once than this only burden the API. */
 export const MAX_PARALLEL_REQUESTS = 32;
+
+/** Pages a cursor may take beyond what its count of rows needs, before paging is stopped as endless. */
+const PAGE_BOUND_SLACK = 5;
 
 /** Periods fetched at once per request allowed in flight: a little more than one each evens out uneven periods. */
 const PERIODS_PER_REQUEST = 2;
@@ -68,6 +72,8 @@ interface Run {
 	options: StatsFetch;
 	gate: RequestGate;
 	result: StatsFetchResult;
+	/** When the whole pull must end: no page is asked for past it. */
+	endsAt: number;
 }
 
 async function requestPage(run: Run, body: IDataObject): Promise<StatsPage> {
@@ -82,6 +88,7 @@ async function requestPage(run: Run, body: IDataObject): Promise<StatsPage> {
 		itemIndex: options.itemIndex,
 		connection: options.connection,
 		gate: run.gate,
+		runEndsAt: run.endsAt,
 	})) as StatsPage | undefined;
 	run.result.pages++;
 	if (!page || !Array.isArray(page.rows)) {
@@ -103,10 +110,15 @@ async function requestPage(run: Run, body: IDataObject): Promise<StatsPage> {
 class CursorChain {
 	private body: IDataObject | undefined;
 	private readonly seen = new Set<string>();
+	private requests = 0;
+	/** Requests this cursor may take: the pages its first answer's count needs, plus 5. */
+	private maxRequests = Infinity;
+	private count = 0;
 
 	constructor(
 		private readonly run: Run,
 		first: IDataObject,
+		private readonly pageSize: number,
 	) {
 		this.body = first;
 	}
@@ -115,20 +127,40 @@ class CursorChain {
 		return this.body === undefined;
 	}
 
+	private stop(message: string): never {
+		throw apiError(this.run.ctx.getNode(), {
+			body: { page: this.run.result.pages },
+			message: `${message} It only reads data, so running it again is safe.`,
+			itemIndex: this.run.options.itemIndex,
+		});
+	}
+
 	async next(): Promise<StatsPage | undefined> {
 		if (!this.body) return undefined;
+		if (this.requests >= this.maxRequests) {
+			this.stop(
+				`The statistics API kept answering with a next-page cursor after ${this.requests} pages, more than its count of ${this.count} rows needs at ${this.pageSize} a page (plus ${PAGE_BOUND_SLACK} pages to spare), so paging stopped. Try again later or narrow the period.`,
+			);
+		}
 		const page = await requestPage(this.run, this.body);
+		this.requests++;
+		if (this.requests === 1 && typeof page.count === 'number' && page.count >= 0) {
+			this.count = page.count;
+			this.maxRequests = Math.ceil(page.count / this.pageSize) + PAGE_BOUND_SLACK;
+		}
 		const cursor = page.cursor;
 		if (cursor === null || cursor === undefined || cursor === '') {
 			this.body = undefined;
 		} else {
+			if (page.rows.length === 0) {
+				this.stop(
+					'The statistics API answered an empty page that still had a next-page cursor, so paging stopped rather than follow it without end. Try again later or narrow the period.',
+				);
+			}
 			if (this.seen.has(cursor)) {
-				throw apiError(this.run.ctx.getNode(), {
-					body: { page: this.run.result.pages },
-					message:
-						'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period; it only reads data, so that is safe.',
-					itemIndex: this.run.options.itemIndex,
-				});
+				this.stop(
+					'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period.',
+				);
 			}
 			this.seen.add(cursor);
 			// spec 4.1 rule 4: the next-page request shown carries only the cursor.
@@ -274,7 +306,7 @@ function partsOf(query: StatsQuery, plan: Plan, head: CursorChain, run: Run, pag
 			period_to: hi === Infinity ? query.period_to : clock.format(hi - 1),
 			limit: pageSize,
 		};
-		parts.push({ lo, hi, chain: new CursorChain(run, body), rows: [] });
+		parts.push({ lo, hi, chain: new CursorChain(run, body, pageSize), rows: [] });
 	}
 	return parts;
 }
@@ -333,9 +365,10 @@ export async function fetchStats(
 		options,
 		gate: new RequestGate(parallel),
 		result: { rowsReceived: 0, pages: 0, parallel, periods: 1 },
+		endsAt: runDeadline(),
 	};
 	const result = run.result;
-	const head = new CursorChain(run, { ...query, limit: pageSize });
+	const head = new CursorChain(run, { ...query, limit: pageSize }, pageSize);
 	const first = (await head.next()) as StatsPage;
 	result.columns = first.columns;
 	result.count = first.count;

@@ -1,5 +1,6 @@
-import { NodeApiError, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
-import { apiMessage, failureSummary, provedNotProcessed, type Failure } from './failure';
+import { NodeApiError, NodeOperationError, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
+import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './failure';
+import { MAX_RETRY_WAIT_MS } from './retry';
 
 /**
  * What to do next after each status, short enough for the error's message (an AI agent, a log line
@@ -61,6 +62,24 @@ export function scrub(text: string, secrets: string[] = []): string {
 	return out;
 }
 
+/**
+ * A copy of what an error carries with every secret removed at every depth, strings cut to a
+ * quotable length, and nesting, cycles and long lists bounded, so a hostile or echoing answer can
+ * neither leak the token into the error panel or n8n's log nor overflow the stack.
+ */
+export function scrubDeep(value: unknown, secrets: string[] = [], depth = 0, seen = new WeakSet<object>()): unknown {
+	if (typeof value === 'string') return scrub(quoted(value), secrets);
+	if (value === null || typeof value !== 'object') return value;
+	if (depth >= 8 || seen.has(value)) return '…';
+	seen.add(value);
+	if (Array.isArray(value)) return value.slice(0, 50).map((entry) => scrubDeep(entry, secrets, depth + 1, seen));
+	const out: Record<string, unknown> = {};
+	for (const key of Object.keys(value).slice(0, 50)) {
+		out[scrub(key, secrets)] = scrubDeep((value as Record<string, unknown>)[key], secrets, depth + 1, seen);
+	}
+	return out;
+}
+
 /** A 4xx the API answered on purpose (not a timeout or rate limit): it changed nothing. */
 function isRefusal(failure: Failure): boolean {
 	const status = failure.status;
@@ -99,7 +118,23 @@ function ensureStop(text: string): string {
 	return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
+/** The host a redirect pointed at, never its path or query (they may carry a signature). */
+function hostOf(location: string | undefined): string {
+	if (!location) return 'an address it did not name';
+	try {
+		return new URL(location, 'http://relative.invalid').host.replace('relative.invalid', 'the same host');
+	} catch {
+		return 'an address that is not a valid URL';
+	}
+}
+
 function headline(failure: Failure, fromApi: string | undefined): string {
+	if (failure.deadlineMs !== undefined) {
+		return `The Ad Cabinet API did not finish answering within ${failure.deadlineMs / 1000} s (the Timeout under Request Options, counted for the whole answer), so the request was cut off.`;
+	}
+	if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
+		return `The Ad Cabinet API answered ${failure.status}, redirecting to ${hostOf(failure.location)}. The redirect was not followed, so the access token was not sent there. Check the Base URL and Client API URL in the credential: they must be the API's own addresses (https, no trailing path).`;
+	}
 	if (failure.invalidJson) {
 		return `The Ad Cabinet API answered ${failure.status ?? ''} with a body that is not valid JSON (cut short or not an API answer).`;
 	}
@@ -131,7 +166,11 @@ export function toNodeApiError(node: INode, failure: Failure, context: ErrorCont
 		(failure.status === undefined
 			? 'Check the Base URL and Client API URL in the credential and that the API is reachable from n8n.'
 			: undefined);
-	const message = [headline(failure, fromApi), advice, outcome(failure, context)]
+	const waitedAtMost =
+		failure.status === 429 && failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_WAIT_MS
+			? `The API asked to wait ${Math.round(failure.retryAfterMs / 1000)} s before the next request; n8n waits at most ${MAX_RETRY_WAIT_MS / 1000} s between attempts, so it stopped. Run it again later.`
+			: undefined;
+	const message = [headline(failure, fromApi), waitedAtMost ?? advice, outcome(failure, context)]
 		.filter(Boolean)
 		.join(' ');
 	const detail = failure.status !== undefined ? STATUS_DETAIL[failure.status] : undefined;
@@ -169,7 +208,8 @@ export interface ApiErrorParts {
  */
 export function apiError(node: INode, parts: ApiErrorParts): NodeApiError {
 	const message = scrub(parts.message, parts.secrets);
-	const error = new NodeApiError(node, parts.body ?? {}, {
+	const body = scrubDeep(parts.body ?? {}, parts.secrets) as JsonObject;
+	const error = new NodeApiError(node, body, {
 		message,
 		httpCode: parts.httpCode,
 		itemIndex: parts.itemIndex,
@@ -178,5 +218,27 @@ export function apiError(node: INode, parts: ApiErrorParts): NodeApiError {
 	// and fills an empty description from the body; both would lose or repeat what is said here.
 	error.message = message;
 	error.description = scrub(parts.description ?? '', parts.secrets) || undefined;
+	// NodeApiError keeps what it was given under these names too; none may hold a secret.
+	const carried = error as unknown as Record<string, unknown>;
+	for (const key of ['errorResponse', 'cause', 'messages']) {
+		if (carried[key] !== undefined) carried[key] = scrubDeep(carried[key], parts.secrets);
+	}
 	return error;
+}
+
+/** The longest one node run may spend on requests, all pages and retries together. */
+export const RUN_DEADLINE_MS = 30 * 60_000;
+
+/**
+ * The run's own deadline passed (all pages and retries of one node run together). A
+ * NodeOperationError, so the retry loop passes it through untouched.
+ */
+export class RunDeadlineExceeded extends NodeOperationError {
+	constructor(node: INode, itemIndex?: number) {
+		super(
+			node,
+			`The run stopped after ${RUN_DEADLINE_MS / 60_000} minutes of requests to the Ad Cabinet API, the longest one run may take. Requests already answered were read; nothing more was sent. Fetch a shorter period or fewer records per run, then run again.`,
+			{ itemIndex },
+		);
+	}
 }

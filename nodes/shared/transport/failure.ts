@@ -14,6 +14,47 @@ export interface Failure {
 	invalidJson?: boolean;
 	/** A plain message when the error had neither status nor code. */
 	message?: string;
+	/** Where a 3xx answer pointed (its Location header); the redirect is never followed. */
+	location?: string;
+	/** The request was cut off at its deadline (headers and body together). */
+	deadlineMs?: number;
+}
+
+/** The longest text quoted from an API answer in an error. */
+export const MAX_QUOTED_CHARS = 300;
+
+/** Cuts a text quoted from an answer to about MAX_QUOTED_CHARS characters. */
+export function quoted(text: string): string {
+	return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
+}
+
+/** Objects and arrays nested deeper than this are not walked: the API's error bodies are flat. */
+const MAX_DEPTH = 8;
+
+/**
+ * JSON text of a value for an error, never throwing: nesting past a few levels, cycles and huge
+ * strings are cut, so a hostile body cannot overflow the stack or flood the message.
+ */
+export function safeStringify(value: unknown): string {
+	const seen = new WeakSet<object>();
+	const walk = (v: unknown, depth: number): unknown => {
+		if (typeof v === 'string') return quoted(v);
+		if (v === null || typeof v !== 'object') return v;
+		if (depth >= MAX_DEPTH || seen.has(v)) return '…';
+		seen.add(v);
+		if (Array.isArray(v)) return v.slice(0, 50).map((x) => walk(x, depth + 1));
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(v).slice(0, 50)) out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
+		return out;
+	};
+	return quoted(JSON.stringify(walk(value, 0)) ?? String(value));
+}
+
+/** The deadline error we raise ourselves: thrown into the retry loop like a transport failure. */
+export class DeadlineExceeded extends Error {
+	constructor(readonly ms: number) {
+		super(`The request did not finish within ${ms / 1000} s`);
+	}
 }
 
 export class InvalidJsonResponse extends Error {
@@ -60,6 +101,7 @@ function retryAfterMs(headers: Loose): number | undefined {
 /** Reads a thrown error (axios-style, n8n-wrapped, or ours) into a Failure. */
 export function readFailure(error: unknown): Failure {
 	if (error instanceof InvalidJsonResponse) return { status: error.status, invalidJson: true };
+	if (error instanceof DeadlineExceeded) return { code: 'ETIMEDOUT', deadlineMs: error.ms };
 	const outer = asRecord(error);
 	// n8n's request helpers wrap the transport error in NodeApiError; the original sits in `cause`.
 	const inner = asRecord(outer?.cause) ?? outer;
@@ -68,12 +110,15 @@ export function readFailure(error: unknown): Failure {
 		response?.status ?? response?.statusCode ?? inner?.status ?? outer?.httpCode ?? undefined;
 	const status = statusRaw === undefined || statusRaw === null ? undefined : Number(statusRaw);
 	const code = (inner?.code ?? outer?.code) as string | undefined;
+	const headers = asRecord(response?.headers);
+	const location = headers?.location ?? headers?.Location;
 	return {
 		status: Number.isFinite(status) && (status as number) > 0 ? status : undefined,
 		code: typeof code === 'string' ? code : undefined,
 		body: response?.data ?? response?.body,
-		retryAfterMs: retryAfterMs(asRecord(response?.headers)),
-		message: typeof inner?.message === 'string' ? inner.message : undefined,
+		retryAfterMs: retryAfterMs(headers),
+		message: typeof inner?.message === 'string' ? quoted(inner.message) : undefined,
+		...(typeof location === 'string' ? { location } : {}),
 	};
 }
 
@@ -93,14 +138,23 @@ export function provedNotProcessed(failure: Failure): boolean {
 
 function fieldErrors(errors: unknown): string | undefined {
 	if (Array.isArray(errors)) {
-		const parts = errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
+		const parts = errors.slice(0, 20).map((e) => (typeof e === 'string' ? quoted(e) : safeStringify(e)));
 		return parts.length ? parts.join('; ') : undefined;
 	}
 	const record = asRecord(errors);
 	if (!record) return undefined;
-	const parts = Object.entries(record).map(
-		([field, rules]) => `${field}: ${Array.isArray(rules) ? rules.join(', ') : String(rules)}`,
-	);
+	const parts = Object.entries(record)
+		.slice(0, 20)
+		.map(
+			([field, rules]) =>
+				`${quoted(field)}: ${
+					Array.isArray(rules)
+						? rules.slice(0, 20).map((rule) => (typeof rule === 'string' ? quoted(rule) : safeStringify(rule))).join(', ')
+						: typeof rules === 'string'
+							? quoted(rules)
+							: safeStringify(rules)
+				}`,
+		);
 	return parts.length ? parts.join('; ') : undefined;
 }
 
@@ -109,21 +163,27 @@ function fieldErrors(errors: unknown): string | undefined {
  * common shape is read: `detail`, `message`, `error`, DRF-style field maps, or a plain text body.
  */
 export function apiMessage(failure: Failure): string | undefined {
+	const text = rawApiMessage(failure);
+	return text === undefined ? undefined : quoted(text);
+}
+
+function rawApiMessage(failure: Failure): string | undefined {
 	const body = failure.body;
 	if (typeof body === 'string') {
 		const text = body.trim();
 		if (!text) return undefined;
 		try {
-			return apiMessage({ ...failure, body: JSON.parse(text) as unknown });
+			return rawApiMessage({ ...failure, body: JSON.parse(text) as unknown });
 		} catch {
-			return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+			return quoted(text);
 		}
 	}
 	const record = asRecord(body);
 	if (!record) return undefined;
-	const head = [record.detail, record.message, record.error, record.error_description].find(
+	const headText = [record.detail, record.message, record.error, record.error_description].find(
 		(value) => typeof value === 'string' && value.trim() !== '',
 	) as string | undefined;
+	const head = headText === undefined ? undefined : quoted(headText);
 	const details = Array.isArray(record.detail)
 		? fieldErrors(record.detail)
 		: fieldErrors(record.errors ?? record.fields);

@@ -1,4 +1,5 @@
 import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
+import { MAX_RETRY_WAIT_MS } from './retry';
 
 /**
  * Bounds the requests one run has in flight. A 429 halves the bound (down to one at a time) for
@@ -58,7 +59,8 @@ export class RequestGate {
 			this.bound = Math.max(1, Math.floor(this.bound / 2));
 		}
 		if (retryAfterMs !== undefined && retryAfterMs > 0) {
-			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
+			// Capped like the retry's own wait: an answer must not hold every later request for hours.
+			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + Math.min(retryAfterMs, MAX_RETRY_WAIT_MS));
 		}
 	}
 }

@@ -10,7 +10,7 @@ import { baseUrlFrom } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import type { RequestGate } from './gate';
-import { send, type RequestContext } from './send';
+import { DEFAULT_TIMEOUT_MS, send, type RequestContext } from './send';
 
 export type { RequestContext };
 
@@ -33,6 +33,8 @@ export interface ApiRequest {
 	connection?: ConnectionOptions;
 	/** Bounds the requests in flight that share it; a 429 answer slows them all down. */
 	gate?: RequestGate;
+	/** When the whole run must end (from runDeadline()); nothing is sent past it. */
+	runEndsAt?: number;
 }
 
 export interface ConnectionOptions {
@@ -41,8 +43,7 @@ export interface ConnectionOptions {
 	skipSslCertificateValidation?: boolean;
 }
 
-/** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+export { DEFAULT_TIMEOUT_MS };
 
 /**
  * n8n adds a "Request Options" collection (batching, timeout, proxy, SSL) to every declarative node;
@@ -117,6 +118,8 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 		hint: request.hint,
 		secrets: secretsOf(credentials),
 		gate: request.gate,
+		timeoutMs: options.timeout,
+		runEndsAt: request.runEndsAt,
 		accept: (answer) => {
 			const response = answer as { body: unknown; statusCode: number };
 			return (request.expectJson === false

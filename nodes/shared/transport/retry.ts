@@ -8,7 +8,10 @@ export interface RetryPolicy {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 400, maxDelayMs: 30_000 };
+/** The longest wait between two attempts, however long an answer's Retry-After asks for. */
+export const MAX_RETRY_WAIT_MS = 30_000;
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 400, maxDelayMs: MAX_RETRY_WAIT_MS };
 
 function delayFor(failure: Failure, attempt: number, policy: RetryPolicy): number {
 	if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxDelayMs);

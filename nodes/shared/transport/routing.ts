@@ -12,7 +12,7 @@ import { guardItem } from '../perItem';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
-import { send } from './send';
+import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -39,6 +39,12 @@ function itemsAreObjects(items: INodeExecutionData[]): boolean {
 	return items.every((item) => item.json !== null && typeof item.json === 'object');
 }
 
+/** The id of a listed record, when it has one. */
+function idOf(item: INodeExecutionData): string | undefined {
+	const id = (item.json as IDataObject).id;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
 async function pageThrough(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -48,6 +54,7 @@ async function pageThrough(
 	const returnAll = ctx.getNodeParameter('returnAll', false) as boolean;
 	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 50) as number);
 	const results: INodeExecutionData[] = [];
+	const seen = new Set<string>();
 	const qs = (requestData.options.qs ?? {}) as IDataObject;
 	let offset = Number(qs[pages.offsetParameter] ?? 0);
 	for (;;) {
@@ -56,9 +63,20 @@ async function pageThrough(
 			...requestData.options,
 			qs: { ...qs, [pages.offsetParameter]: offset, [pages.limitParameter]: size },
 		});
-		for (const item of page) results.push(item);
+		// A server that ignores the offset answers the same records again: a page that brings no
+		// record not already listed ends the paging instead of looping for ever.
+		let fresh = 0;
+		for (const item of page) {
+			const id = idOf(item);
+			if (id !== undefined) {
+				if (seen.has(id)) continue;
+				seen.add(id);
+			}
+			fresh++;
+			if (results.length < limit) results.push(item);
+		}
 		offset += page.length;
-		if (page.length < size || results.length >= limit) return results;
+		if (page.length < size || fresh === 0 || results.length >= limit) return results;
 	}
 }
 
@@ -81,6 +99,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			await operation.prepare?.call(this, requestData.options);
 			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
+			const runEndsAt = runDeadline();
 			const sendPage = async (options: RequestOptions) =>
 				await send(
 					this,
@@ -90,6 +109,8 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						itemIndex,
 						hint: (failure) => operation.hint?.call(this, failure),
 						secrets: secretsOf(credentials),
+						timeoutMs: typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : undefined,
+						runEndsAt,
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);

@@ -8,8 +8,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { toNodeApiError } from './errors';
-import type { Failure } from './failure';
+import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './errors';
+import { DeadlineExceeded, type Failure } from './failure';
 import type { RequestGate } from './gate';
 import { DEFAULT_RETRY, withRetry } from './retry';
 
@@ -42,11 +42,60 @@ export interface SendPolicy<T> {
 	gate?: RequestGate;
 	/** Checks and reads what came back; throwing (e.g. InvalidJsonResponse) fails the attempt. */
 	accept: (answer: unknown) => T;
+	/** The deadline of one attempt, headers and body together: the node's Timeout. */
+	timeoutMs?: number;
+	/** When the whole run must end (Date.now() time); no attempt starts or waits past it. */
+	runEndsAt?: number;
 }
 
-async function transmit(ctx: RequestContext, outgoing: Outgoing): Promise<unknown> {
-	if ('routing' in outgoing) return await outgoing.ctx.makeRoutingRequest(outgoing.routing);
-	return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, outgoing.http);
+/** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Rejects when the signal aborts: the deadline of one attempt, headers and body together. */
+function expiry(signal: AbortSignal, ms: number): Promise<never> {
+	return new Promise((_resolve, reject) => {
+		signal.addEventListener('abort', () => reject(new DeadlineExceeded(ms)), { once: true });
+	});
+}
+
+/**
+ * n8n's helper replaces a request's own abortSignal with the execution's cancel signal, read from
+ * the context it is called on. Calling it on a context whose cancel signal also fires at the
+ * deadline cuts the request off at the deadline, and still when the execution is cancelled.
+ */
+function withDeadlineSignal(ctx: RequestContext, deadline: AbortSignal): RequestContext {
+	const own = 'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal() : undefined;
+	const signal = own ? AbortSignal.any([own, deadline]) : deadline;
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as RequestContext;
+}
+
+async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: number): Promise<unknown> {
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const expired = expiry(deadline, timeoutMs);
+	// The deadline's rejection is observed by the race; a late one must not surface as unhandled.
+	expired.catch(() => undefined);
+	const request =
+		'routing' in outgoing
+			? // A declarative request goes through RoutingNode, whose context cannot be given the
+				// deadline: the run stops waiting at the deadline and n8n closes the connection when
+				// the server ends it or the execution ends.
+				outgoing.ctx.makeRoutingRequest({
+					...outgoing.routing,
+					options: { ...outgoing.routing.options, disableFollowRedirect: true },
+				})
+			: (async () => {
+					const bounded = withDeadlineSignal(ctx, deadline);
+					return await bounded.helpers.httpRequestWithAuthentication.call(bounded, CREDENTIAL_TYPE, {
+						...outgoing.http,
+						// The token must never follow a redirect to another host: a 3xx is an error.
+						disableFollowRedirect: true,
+					});
+				})();
+	// A request cut off by the deadline fails with n8n's "canceled": it is reported as the deadline.
+	const cutOff = request.catch(async (error: unknown) =>
+		await Promise.reject(deadline.aborted ? new DeadlineExceeded(timeoutMs) : error),
+	);
+	return await Promise.race([cutOff, expired]);
 }
 
 /**
@@ -57,12 +106,15 @@ async function transmit(ctx: RequestContext, outgoing: Outgoing): Promise<unknow
 export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: SendPolicy<T>): Promise<T> {
 	const gate = policy.gate;
 	let generation = 0;
+	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	return await withRetry(
 		async () => {
 			if (gate) generation = await gate.acquire();
 			let answer: unknown;
 			try {
-				answer = await transmit(ctx, outgoing);
+				const left = (policy.runEndsAt ?? Infinity) - Date.now();
+				if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
+				answer = await transmit(ctx, outgoing, Math.min(timeoutMs, left));
 			} finally {
 				gate?.release();
 			}
@@ -84,4 +136,9 @@ export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: S
 			if (failure.status === 429) gate?.slowDown(generation, failure.retryAfterMs);
 		},
 	);
+}
+
+/** When a run that starts now must end. */
+export function runDeadline(): number {
+	return Date.now() + RUN_DEADLINE_MS;
 }

@@ -36,11 +36,15 @@ export function adIdField(show: Record<string, string[]>): INodeProperties {
 	};
 }
 
-/** spec 4.7, 4.8: `ad_id` is a number; anything else is refused before a request. */
-export function readAdId(fx: IExecuteSingleFunctions): number {
+/**
+ * spec 4.7, 4.8: `ad_id` is a whole number; anything else is refused before a request. It stays the
+ * digits as given (leading zeros dropped): an id past 2^53 would change if read as a JS number.
+ */
+export function readAdId(fx: IExecuteSingleFunctions): string {
 	const raw = fx.getNodeParameter('adId', '', { extractValue: true }) as unknown;
-	const text = typeof raw === 'number' || typeof raw === 'string' ? String(raw).trim() : '';
-	if (!/^\d+$/.test(text) || Number(text) < 1) {
+	const given = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
+	const text = typeof given === 'string' ? given.trim().replace(/^0+(?=\d)/, '') : '';
+	if (!/^\d+$/.test(text) || text === '0') {
 		throw invalidInput(
 			fx.getNode(),
 			AD_LABEL,
@@ -49,5 +53,5 @@ export function readAdId(fx: IExecuteSingleFunctions): number {
 			raw,
 		);
 	}
-	return Number(text);
+	return text;
 }
