@@ -13,13 +13,19 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-11-17T09:00:00Z');
-const daily: PollSettings = { unit: 'day', grouping: ['campaign'], emit: 'completed', settleMs: 60 * MIN };
+const daily: PollSettings = {
+	unit: 'day',
+	grouping: ['campaign'],
+	emit: 'completed',
+	settleMs: 60 * MIN,
+};
 
 /** Daily rows of two campaigns from `fromMs` up to the day before NOW, as the API would return them. */
 function dailyRows(fromMs: number): IDataObject[] {
 	const rows: IDataObject[] = [];
 	for (let day = Math.floor(fromMs / DAY) * DAY; day + DAY <= NOW; day += DAY) {
-		for (const campaign of [1, 2]) rows.push({ period_date: new Date(day).toISOString(), campaign_id: campaign, views: 10 });
+		for (const campaign of [1, 2])
+			rows.push({ period_date: new Date(day).toISOString(), campaign_id: campaign, views: 10 });
 	}
 	return rows;
 }
@@ -71,11 +77,18 @@ describe('trigger state is checked when it is loaded', () => {
 		const { state, warnings } = load(stored);
 		expect(state).toEqual(newState('q1', settledBefore(NOW, daily), true));
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(/^Ad Cabinet Stats Trigger: the stored state cannot be trusted \(.+\)\. It was reset to now/);
+		expect(warnings[0]).toMatch(
+			/^Ad Cabinet Stats Trigger: the stored state cannot be trusted \(.+\)\. It was reset to now/,
+		);
 	});
 
 	test('a state the trigger wrote is used as it is, without a warning', () => {
-		const everyChange: PollSettings = { ...daily, unit: '5_minutes', emit: 'everyChange', settleMs: 15 * MIN };
+		const everyChange: PollSettings = {
+			...daily,
+			unit: '5_minutes',
+			emit: 'everyChange',
+			settleMs: 15 * MIN,
+		};
 		for (const [stored, settings] of [
 			[{ v: 1, q: 'q1', wm: NOW - DAY }, daily],
 			[{ v: 1, q: 'q1', wm: EARLIEST_STATS_MS, baseline: true }, daily],

@@ -37,7 +37,11 @@ const IMAGE: FileKind = {
 	allowed: 'a PNG image',
 	acceptsType: (type) => type.startsWith('image/'),
 };
-const NODE = { name: 'Upload', type: 'n8n-nodes-ad-cabinet.adCabinetMedia', parameters: {} } as unknown as INode;
+const NODE = {
+	name: 'Upload',
+	type: 'n8n-nodes-ad-cabinet.adCabinetMedia',
+	parameters: {},
+} as unknown as INode;
 
 function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
 	const server = createServer(handler);
@@ -56,7 +60,8 @@ let closedPort: number;
 beforeAll(async () => {
 	secret = await listen((req, res) => {
 		secretHits.push(req.url ?? '');
-		if (req.url === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+		if (req.url === '/image.png')
+			return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
 		res.writeHead(200, { 'content-type': 'text/plain' }).end(SECRET);
 	});
 	const secretUrl = `http://127.0.0.1:${portOf(secret)}`;
@@ -64,7 +69,8 @@ beforeAll(async () => {
 		siteHits.push(req.url ?? '');
 		const url = req.url ?? '';
 		const redirect = (location: string) => void res.writeHead(302, { location }).end();
-		if (url === '/banner.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+		if (url === '/banner.png')
+			return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
 		if (url === '/to-secret') return redirect(`${secretUrl}/secret`);
 		if (url === '/to-image') return redirect(`${secretUrl}/image.png`);
 		if (url === '/to-localhost') return redirect(`http://localhost:${portOf(secret)}/secret`);
@@ -177,88 +183,125 @@ async function download(n8n: N8n, fileUrl: string, parameters: Record<string, un
 }
 
 const NOTHING_SENT = 'Nothing was sent to the Ad Cabinet API, so running again is safe.';
-const USE_PUBLIC = 'Use a public address, or turn on Allow Private Network Addresses for a file on your own network';
+const USE_PUBLIC =
+	'Use a public address, or turn on Allow Private Network Addresses for a file on your own network';
 
-describe.each<N8n>(['n8n 2.x (with its egress filter)', 'n8n 1.x (no egress filter)'])('File URL downloads on %s', (n8n) => {
-	test.each([
-		['loopback', () => `http://127.0.0.1:${portOf(secret)}/secret`, 'a loopback address'],
-		['localhost', () => `http://localhost:${portOf(secret)}/secret`, 'a loopback address'],
-		['IPv6 loopback', () => `http://[::1]:${portOf(secret)}/secret`, 'a loopback address'],
-		['IPv4-mapped loopback', () => `http://[::ffff:127.0.0.1]:${portOf(secret)}/secret`, 'a loopback address'],
-		['NAT64 loopback', () => `http://[64:ff9b::7f00:1]:${portOf(secret)}/secret`, 'a loopback address'],
-		['loopback written as one number', () => `http://2130706433:${portOf(secret)}/secret`, 'a loopback address'],
-		['the unspecified address', () => `http://0.0.0.0:${portOf(secret)}/secret`, 'the unspecified address'],
-		['a cloud metadata service', () => 'http://169.254.169.254/latest/meta-data/', 'a link-local address'],
-		['a private network', () => 'http://10.0.0.1/banner.png', 'a private network address'],
-		['an IPv6 private network', () => 'https://[fd00::1]/banner.png', 'a private network address'],
-		['multicast', () => 'http://224.0.0.1/banner.png', 'a multicast address'],
-	])('%s is refused before any connection, and nothing it serves is quoted', async (_case, url, kind) => {
-		const { message, requested } = await download(n8n, url());
-		expect(message).toBe(
-			`File URL: must be an address on the public internet, but it is ${kind}, so nothing was downloaded from it. ${USE_PUBLIC} (got "${new URL(url()).href}"). ${NOTHING_SENT}`,
+describe.each<N8n>(['n8n 2.x (with its egress filter)', 'n8n 1.x (no egress filter)'])(
+	'File URL downloads on %s',
+	(n8n) => {
+		test.each([
+			['loopback', () => `http://127.0.0.1:${portOf(secret)}/secret`, 'a loopback address'],
+			['localhost', () => `http://localhost:${portOf(secret)}/secret`, 'a loopback address'],
+			['IPv6 loopback', () => `http://[::1]:${portOf(secret)}/secret`, 'a loopback address'],
+			[
+				'IPv4-mapped loopback',
+				() => `http://[::ffff:127.0.0.1]:${portOf(secret)}/secret`,
+				'a loopback address',
+			],
+			[
+				'NAT64 loopback',
+				() => `http://[64:ff9b::7f00:1]:${portOf(secret)}/secret`,
+				'a loopback address',
+			],
+			[
+				'loopback written as one number',
+				() => `http://2130706433:${portOf(secret)}/secret`,
+				'a loopback address',
+			],
+			[
+				'the unspecified address',
+				() => `http://0.0.0.0:${portOf(secret)}/secret`,
+				'the unspecified address',
+			],
+			[
+				'a cloud metadata service',
+				() => 'http://169.254.169.254/latest/meta-data/',
+				'a link-local address',
+			],
+			['a private network', () => 'http://10.0.0.1/banner.png', 'a private network address'],
+			[
+				'an IPv6 private network',
+				() => 'https://[fd00::1]/banner.png',
+				'a private network address',
+			],
+			['multicast', () => 'http://224.0.0.1/banner.png', 'a multicast address'],
+		])(
+			'%s is refused before any connection, and nothing it serves is quoted',
+			async (_case, url, kind) => {
+				const { message, requested } = await download(n8n, url());
+				expect(message).toBe(
+					`File URL: must be an address on the public internet, but it is ${kind}, so nothing was downloaded from it. ${USE_PUBLIC} (got "${new URL(url()).href}"). ${NOTHING_SENT}`,
+				);
+				expect(requested).toEqual([]);
+				expect(secretHits).toEqual([]);
+			},
 		);
-		expect(requested).toEqual([]);
-		expect(secretHits).toEqual([]);
-	});
 
-	test('a closed and an open port on this machine get the same refusal, before any connection', async () => {
-		const open = await download(n8n, `http://127.0.0.1:${portOf(secret)}/secret`);
-		const closed = await download(n8n, `http://127.0.0.1:${closedPort}/secret`);
-		const withoutPort = (message: string) => message.replace(/:\d+\//, ':PORT/');
-		expect(withoutPort(open.message)).toBe(withoutPort(closed.message));
-		expect(open.message).toMatch(/^File URL: must be an address on the public internet/);
-		expect([...open.requested, ...closed.requested]).toEqual([]);
-		expect(secretHits).toEqual([]);
-	});
+		test('a closed and an open port on this machine get the same refusal, before any connection', async () => {
+			const open = await download(n8n, `http://127.0.0.1:${portOf(secret)}/secret`);
+			const closed = await download(n8n, `http://127.0.0.1:${closedPort}/secret`);
+			const withoutPort = (message: string) => message.replace(/:\d+\//, ':PORT/');
+			expect(withoutPort(open.message)).toBe(withoutPort(closed.message));
+			expect(open.message).toMatch(/^File URL: must be an address on the public internet/);
+			expect([...open.requested, ...closed.requested]).toEqual([]);
+			expect(secretHits).toEqual([]);
+		});
 
-	test.each([
-		['/to-secret', 'a loopback address'],
-		['/to-localhost', 'a loopback address'],
-	])('a redirect to this machine (%s) is not followed', async (path, kind) => {
-		const { message, requested, file } = await download(n8n, `http://${PUBLIC_HOST}${path}`);
-		expect(file).toBeUndefined();
-		expect(message).toBe(
-			`File URL: must lead to an address on the public internet, but it redirects to ${kind}, so the redirect was not followed. ${USE_PUBLIC} (got "http://${PUBLIC_HOST}${path}"). ${NOTHING_SENT}`,
-		);
-		expect(message).not.toContain('AKIA');
-		expect(requested).toEqual([`http://${PUBLIC_HOST}${path}`]);
-		expect(siteHits).toEqual([path]);
-		expect(secretHits).toEqual([]);
-	});
+		test.each([
+			['/to-secret', 'a loopback address'],
+			['/to-localhost', 'a loopback address'],
+		])('a redirect to this machine (%s) is not followed', async (path, kind) => {
+			const { message, requested, file } = await download(n8n, `http://${PUBLIC_HOST}${path}`);
+			expect(file).toBeUndefined();
+			expect(message).toBe(
+				`File URL: must lead to an address on the public internet, but it redirects to ${kind}, so the redirect was not followed. ${USE_PUBLIC} (got "http://${PUBLIC_HOST}${path}"). ${NOTHING_SENT}`,
+			);
+			expect(message).not.toContain('AKIA');
+			expect(requested).toEqual([`http://${PUBLIC_HOST}${path}`]);
+			expect(siteHits).toEqual([path]);
+			expect(secretHits).toEqual([]);
+		});
 
-	test('at most 3 redirects are followed, each one checked', async () => {
-		const three = await download(n8n, `http://${PUBLIC_HOST}/chain/3`);
-		expect(three.message).toBe('');
-		expect(Buffer.compare(three.file?.bytes ?? Buffer.alloc(0), PNG)).toBe(0);
-		expect(three.file?.url.href).toBe(`http://${PUBLIC_HOST}/chain/0`);
-		expect(siteHits).toEqual(['/chain/3', '/chain/2', '/chain/1', '/chain/0']);
+		test('at most 3 redirects are followed, each one checked', async () => {
+			const three = await download(n8n, `http://${PUBLIC_HOST}/chain/3`);
+			expect(three.message).toBe('');
+			expect(Buffer.compare(three.file?.bytes ?? Buffer.alloc(0), PNG)).toBe(0);
+			expect(three.file?.url.href).toBe(`http://${PUBLIC_HOST}/chain/0`);
+			expect(siteHits).toEqual(['/chain/3', '/chain/2', '/chain/1', '/chain/0']);
 
-		siteHits = [];
-		const four = await download(n8n, `http://${PUBLIC_HOST}/chain/4`);
-		expect(four.message).toBe(
-			`File URL: the address redirected more than 3 times, so the file was not downloaded; use the file's own address (got "http://${PUBLIC_HOST}/chain/4"). ${NOTHING_SENT}`,
-		);
-		expect(siteHits).toEqual(['/chain/4', '/chain/3', '/chain/2', '/chain/1']);
-	});
+			siteHits = [];
+			const four = await download(n8n, `http://${PUBLIC_HOST}/chain/4`);
+			expect(four.message).toBe(
+				`File URL: the address redirected more than 3 times, so the file was not downloaded; use the file's own address (got "http://${PUBLIC_HOST}/chain/4"). ${NOTHING_SENT}`,
+			);
+			expect(siteHits).toEqual(['/chain/4', '/chain/3', '/chain/2', '/chain/1']);
+		});
 
-	test('Allow Private Network Addresses lets a file on this machine through, also after a redirect', async () => {
-		const direct = await download(n8n, `http://127.0.0.1:${portOf(secret)}/image.png`, { allowPrivateNetwork: true });
-		expect(direct.message).toBe('');
-		expect(Buffer.compare(direct.file?.bytes ?? Buffer.alloc(0), PNG)).toBe(0);
-		const redirected = await download(n8n, `http://${PUBLIC_HOST}/to-image`, { allowPrivateNetwork: true });
-		expect(redirected.message).toBe('');
-		expect(secretHits).toEqual(['/image.png', '/image.png']);
-	});
+		test('Allow Private Network Addresses lets a file on this machine through, also after a redirect', async () => {
+			const direct = await download(n8n, `http://127.0.0.1:${portOf(secret)}/image.png`, {
+				allowPrivateNetwork: true,
+			});
+			expect(direct.message).toBe('');
+			expect(Buffer.compare(direct.file?.bytes ?? Buffer.alloc(0), PNG)).toBe(0);
+			const redirected = await download(n8n, `http://${PUBLIC_HOST}/to-image`, {
+				allowPrivateNetwork: true,
+			});
+			expect(redirected.message).toBe('');
+			expect(secretHits).toEqual(['/image.png', '/image.png']);
+		});
 
-	test('Max File Size above its maximum is refused before any download', async () => {
-		const { message, requested } = await download(n8n, `http://${PUBLIC_HOST}/banner.png`, { maxFileSizeMb: 6 });
-		expect(message).toBe(
-			'Max File Size (MB): must be a number of megabytes above 0 and at most 5 (got 6). Nothing was sent to the API.',
-		);
-		expect(requested).toEqual([]);
-		expect(siteHits).toEqual([]);
-	});
-});
+		test('Max File Size above its maximum is refused before any download', async () => {
+			const { message, requested } = await download(n8n, `http://${PUBLIC_HOST}/banner.png`, {
+				maxFileSizeMb: 6,
+			});
+			expect(message).toBe(
+				'Max File Size (MB): must be a number of megabytes above 0 and at most 5 (got 6). Nothing was sent to the API.',
+			);
+			expect(requested).toEqual([]);
+			expect(siteHits).toEqual([]);
+		});
+	},
+);
 
 describe('host names on n8n 2.x, resolved through its egress filter', () => {
 	const n8n: N8n = 'n8n 2.x (with its egress filter)';
