@@ -133,15 +133,12 @@ export interface DownloadOptions {
 }
 
 /** n8n's outbound network filter, where the running n8n has one (2.x); undefined on n8n 1.x. */
-function egressFilter(
-	ctx: IExecuteFunctions,
-	allowPrivateNetwork: boolean,
-): NodeEgressFilter | undefined {
+function egressFilter(ctx: IExecuteFunctions): NodeEgressFilter | undefined {
 	const helpers = ctx.helpers as Partial<IExecuteFunctions['helpers']>;
 	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
-	// 'enforced' applies n8n's blocked ranges and host names even where the instance leaves its
-	// SSRF protection off; 'safe' applies them only where the instance turned it on.
-	return helpers.getSecureEgressFilter(allowPrivateNetwork ? 'safe' : 'enforced');
+	// 'enforced': n8n's blocked ranges and host names apply even where the instance leaves its
+	// SSRF protection off.
+	return helpers.getSecureEgressFilter('enforced');
 }
 
 /** Every address `host` resolves to, through n8n's filter (which throws for a blocked one). */
@@ -160,10 +157,15 @@ async function resolveThrough(filter: NodeEgressFilter, host: string): Promise<s
 
 /** Why n8n's filter refused an address: a blocked IP (with the address) or a blocked host name. */
 function blockedBy(error: unknown): { ip?: string } | undefined {
-	const record = error as { name?: unknown; ip?: unknown } | undefined;
-	if (record?.name === 'SsrfBlockedIpError')
-		return { ip: typeof record.ip === 'string' ? record.ip : undefined };
-	if (record?.name === 'SsrfBlockedHostnameError') return {};
+	let cause = error;
+	for (let depth = 0; cause && depth < 3; depth++) {
+		const record = cause as { name?: unknown; ip?: unknown; cause?: unknown };
+		if (record.name === 'SsrfBlockedIpError') {
+			return { ip: typeof record.ip === 'string' ? record.ip : undefined };
+		}
+		if (record.name === 'SsrfBlockedHostnameError') return {};
+		cause = record.cause;
+	}
 	return undefined;
 }
 
@@ -176,7 +178,8 @@ const POLICY =
  * a literal IP address and a localhost name by our own table; a host name by the addresses it
  * resolves to, through n8n's egress filter (n8n 2.x: its blocked ranges and host names, then our
  * table). n8n 1.x offers no resolver a community node may use, so there a name is not resolved.
- * `redirect` tells the File URL itself from a redirect's target.
+ * `redirect` tells the File URL itself from a redirect's target. With private addresses allowed,
+ * nothing is checked here: the instance's own SSRF setting still applies inside n8n's helper.
  */
 async function addressProblem(
 	ctx: IExecuteFunctions,
@@ -189,12 +192,11 @@ async function addressProblem(
 		redirect
 			? `must lead to an address on the public internet, but it redirects to ${resolved ? 'a host name that resolves to ' : ''}${kind}, so the redirect was not followed. ${USE_PUBLIC}`
 			: `must be an address on the public internet, but ${resolved ? 'its host name resolves to' : 'it is'} ${kind}, so nothing was downloaded from it. ${USE_PUBLIC}`;
-	if (!allowPrivateNetwork) {
-		if (isLocalhostName(host)) return refuse('a loopback address', false);
-		const literal = isIpAddress(host) ? nonPublicKind(host) : undefined;
-		if (literal) return refuse(literal, false);
-	}
-	const filter = egressFilter(ctx, allowPrivateNetwork);
+	if (allowPrivateNetwork) return undefined;
+	if (isLocalhostName(host)) return refuse('a loopback address', false);
+	const literal = isIpAddress(host) ? nonPublicKind(host) : undefined;
+	if (literal) return refuse(literal, false);
+	const filter = egressFilter(ctx);
 	if (!filter) return undefined;
 	let addresses: string[];
 	try {
@@ -203,11 +205,10 @@ async function addressProblem(
 		const blocked = blockedBy(error);
 		if (blocked) {
 			const kind = blocked.ip ? nonPublicKind(blocked.ip) : undefined;
-			return kind && !allowPrivateNetwork ? refuse(kind, !isIpAddress(host)) : POLICY;
+			return kind ? refuse(kind, !isIpAddress(host)) : POLICY;
 		}
 		return `downloading the file failed: its host name could not be found${redirect ? ' (after a redirect)' : ''}; check the address`;
 	}
-	if (allowPrivateNetwork) return undefined;
 	for (const address of addresses) {
 		const kind = nonPublicKind(address);
 		if (kind) return refuse(kind, !isIpAddress(host));
@@ -298,6 +299,7 @@ export async function downloadFile(
 				...options.connection,
 			})) as Answer;
 		} catch (error) {
+			if (blockedBy(error)) throw refuse(POLICY);
 			throw refuse(
 				`downloading the file failed: ${unreachable(error)}; use a URL that serves the file itself`,
 			);

@@ -2,6 +2,7 @@ import '../../../harness/env';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { OutboundHttp } from '@n8n/backend-network';
+import { SsrfProtectionConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
 import type {
 	IExecuteFunctions,
@@ -323,6 +324,27 @@ describe('host names on n8n 2.x, resolved through its egress filter', () => {
 			/^File URL: must lead to an address on the public internet, but it redirects to a host name that resolves to a private network address, so the redirect was not followed\./,
 		);
 		expect(requested).toEqual([`http://${PUBLIC_HOST}/to-intranet`]);
+	});
+
+	test("with Allow Private Network Addresses on, the instance's own SSRF protection still applies, with its own words", async () => {
+		const config = Container.get(SsrfProtectionConfig);
+		config.enabled = true;
+		try {
+			const { message, requested } = await download(
+				n8n,
+				`http://127.0.0.1:${portOf(secret)}/image.png`,
+				{
+					allowPrivateNetwork: true,
+				},
+			);
+			expect(message).toBe(
+				`File URL: n8n's outbound network policy (its N8N_SSRF_ settings) does not allow this address, so nothing was downloaded from it; use another address or ask the n8n administrator (got "http://127.0.0.1:${portOf(secret)}/image.png"). ${NOTHING_SENT}`,
+			);
+			expect(requested).toHaveLength(1);
+			expect(secretHits).toEqual([]);
+		} finally {
+			config.enabled = false;
+		}
 	});
 
 	test('a public host name downloads', async () => {
