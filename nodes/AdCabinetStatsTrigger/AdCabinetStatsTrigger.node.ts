@@ -27,12 +27,12 @@ import { FINE_UNIT_HISTORY_DAYS, FINE_UNITS, type PeriodUnit } from '../shared/s
 import { invalidInput } from '../shared/validation';
 import {
 	applyPoll,
+	loadState,
 	newState,
 	settledBefore,
 	shortHash,
 	type EmitMode,
 	type PollSettings,
-	type TriggerState,
 } from './pollState';
 
 const MINUTE = 60_000;
@@ -199,8 +199,8 @@ export class AdCabinetStatsTrigger implements INodeType {
 
 		const fingerprint = shortHash(JSON.stringify([base, emitMode]));
 		const staticData = this.getWorkflowStaticData('node');
-		let state = staticData.adCabinetStats as TriggerState | undefined;
-		if (!state || state.v !== 1 || state.q !== fingerprint) {
+		let state = loadState(staticData.adCabinetStats, fingerprint, nowMs, settings, (message) => this.logger.warn(message));
+		if (!state) {
 			const startFrom = this.getNodeParameter('startFrom') as 'now' | 'date';
 			if (startFrom === 'date') {
 				const raw = this.getNodeParameter('startDate') as unknown;

@@ -128,3 +128,55 @@ export function applyPoll(
 	if (everyChange && open.length) next.open = packFingerprints(open);
 	return { emit: state.baseline ? [] : emit, next };
 }
+
+/**
+ * The API documents how far back only the fine units go (spec 4.1 rule 1: 5 days, handled where
+ * the window is fetched). For day and longer it sets no limit; no statistics of this kind exist
+ * from before 2020 (the ad platforms it reports on opened later), so a watermark before then was
+ * not written by the trigger.
+ */
+export const EARLIEST_STATS_MS = Date.UTC(2020, 0, 1);
+
+/** Why a stored state cannot be trusted, or undefined when it can. */
+function distrust(stored: TriggerState, nowMs: number, unit: PollSettings['unit']): string | undefined {
+	const wm: unknown = stored.wm;
+	if (typeof wm !== 'number' || !Number.isFinite(wm)) return 'its position is not a valid time';
+	const at = new Date(wm).toISOString();
+	if (wm < EARLIEST_STATS_MS) {
+		return `its position ${at} is before ${new Date(EARLIEST_STATS_MS).toISOString()}, earlier than any statistics`;
+	}
+	if (wm > nowMs + maxPeriodMs(unit)) {
+		return `its position ${at} is ahead of the clock (now ${new Date(nowMs).toISOString()}) by more than one period`;
+	}
+	if (stored.baseline !== undefined && typeof stored.baseline !== 'boolean') return 'it is not in the form the trigger writes';
+	if (stored.open !== undefined && !(typeof stored.open === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(stored.open))) {
+		return 'it is not in the form the trigger writes';
+	}
+	return undefined;
+}
+
+/**
+ * The state stored in the workflow's static data, checked before it is used. Undefined when none is
+ * stored or it belongs to other settings: the caller then starts as Start From says. A state that
+ * cannot be trusted (not in the trigger's form, a position that is not a time, before any
+ * statistics, or ahead of the clock by more than one period, as after a clock that ran ahead) is
+ * replaced by a fresh one from now, which emits nothing from before now, and `warn` says so.
+ */
+export function loadState(
+	stored: unknown,
+	fingerprint: string,
+	nowMs: number,
+	settings: PollSettings,
+	warn: (message: string) => void,
+): TriggerState | undefined {
+	if (stored === undefined || stored === null) return undefined;
+	const record = stored as Partial<TriggerState>;
+	const ours = typeof stored === 'object' && !Array.isArray(stored) && record.v === 1 && typeof record.q === 'string';
+	if (ours && record.q !== fingerprint) return undefined;
+	const why = ours ? distrust(record as TriggerState, nowMs, settings.unit) : 'it is not in the form the trigger writes';
+	if (!why) return record as TriggerState;
+	warn(
+		`Ad Cabinet Stats Trigger: the stored state cannot be trusted (${why}). It was reset to now: rows from before now are not emitted, and rows from now on are. This happens when the workflow's static data was edited or the clock was wrong.`,
+	);
+	return newState(fingerprint, settledBefore(nowMs, settings), true);
+}

@@ -1,10 +1,14 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, NodeEgressFilter } from 'n8n-workflow';
+import { isIpAddress, isLocalhostName, nonPublicKind, type AddressKind } from './networkAddress';
 import { readFailure } from './transport/failure';
 import { DEFAULT_TIMEOUT_MS, type ConnectionOptions } from './transport/request';
 import { invalidInput } from './validation';
 
 export const FILE_URL_LABEL = 'File URL';
 export const MAX_SIZE_LABEL = 'Max File Size (MB)';
+export const ALLOW_PRIVATE_LABEL = 'Allow Private Network Addresses';
+/** Redirects followed, each to an address checked as the first one is. */
+export const MAX_REDIRECTS = 3;
 /** Ends every refusal of a downloaded file: the download is the only request made so far. */
 export const NOTHING_SENT_BEFORE_DOWNLOAD =
 	'Nothing was sent to the Ad Cabinet API, so running again is safe.';
@@ -21,7 +25,10 @@ export interface FileKind {
 
 export interface DownloadedBytes {
 	bytes: Buffer;
+	/** Where the file came from, after any redirects. */
 	url: URL;
+	/** The File URL as given (normalised), for refusals: a redirect's target is never quoted. */
+	given: string;
 	/** The Content-Type the server sent, lower case without parameters; '' when it sent none. */
 	declared: string;
 }
@@ -34,17 +41,24 @@ function megabytes(bytes: number): string {
 	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The File URL and Max File Size parameters of a "From URL" source. */
+/** The limits of a node's Max File Size parameter, in megabytes. */
+export interface SizeLimits {
+	defaultMb: number;
+	/** The most a user may set: a download is held in memory whole. */
+	maxMb: number;
+}
+
+/** The File URL, Max File Size and Allow Private Network Addresses parameters of a "From URL" source. */
 export function fileUrlProperties(
 	show: Record<string, string[]>,
 	file: {
 		description: string;
 		placeholder: string;
-		defaultMaxMb: number;
+		limits: SizeLimits;
 		maxSizeDescription: string;
 	},
 ): INodeProperties[] {
-	const { defaultMaxMb } = file;
+	const { defaultMb, maxMb } = file.limits;
 	return [
 		{
 			displayName: FILE_URL_LABEL,
@@ -60,56 +74,195 @@ export function fileUrlProperties(
 			displayName: MAX_SIZE_LABEL,
 			name: 'maxFileSizeMb',
 			type: 'number',
-			default: defaultMaxMb,
-			typeOptions: { minValue: 1 },
+			default: defaultMb,
+			typeOptions: { minValue: 1, maxValue: maxMb },
 			displayOptions: { show: { ...show, source: ['url'] } },
-			description: file.maxSizeDescription,
+			description: `${file.maxSizeDescription.replace(/\.$/, '')}. It can be raised to ${maxMb} at most.`,
+		},
+		{
+			displayName: ALLOW_PRIVATE_LABEL,
+			name: 'allowPrivateNetwork',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { ...show, source: ['url'] } },
+			description:
+				'Whether File URL may point inside a private network: this machine (localhost, 127.0.0.1), private ranges such as 10.x, 172.16-31.x and 192.168.x, link-local addresses such as 169.254.x (where cloud servers keep their credentials) and similar. When off, such addresses are refused before any connection, also when a redirect leads there. Turn on only for files on your own network, never for URLs an AI agent or an outside source chooses.',
 		},
 	];
 }
 
-/** Reads File URL and Max File Size of item `i` and downloads the file (see downloadFile). */
+/** Reads File URL, Max File Size and Allow Private Network Addresses of item `i` and downloads the file (see downloadFile). */
 export async function downloadFromParameters(
 	ctx: IExecuteFunctions,
 	i: number,
 	kind: FileKind,
-	defaultMaxMb: number,
+	limits: SizeLimits,
 	connection: ConnectionOptions,
 ): Promise<DownloadedBytes> {
-	const maxMb = ctx.getNodeParameter('maxFileSizeMb', i, defaultMaxMb) as unknown;
-	if (!(typeof maxMb === 'number' && Number.isFinite(maxMb) && maxMb > 0)) {
+	const maxMb = ctx.getNodeParameter('maxFileSizeMb', i, limits.defaultMb) as unknown;
+	if (!(
+		typeof maxMb === 'number' &&
+		Number.isFinite(maxMb) &&
+		maxMb > 0 &&
+		maxMb <= limits.maxMb
+	)) {
 		throw invalidInput(
 			ctx.getNode(),
 			MAX_SIZE_LABEL,
-			'must be a number of megabytes above 0',
+			`must be a number of megabytes above 0 and at most ${limits.maxMb}`,
 			i,
 			maxMb,
 		);
 	}
-	return await downloadFile(ctx, ctx.getNodeParameter('fileUrl', i), maxMb * 1024 * 1024, i, kind, {
-		timeout: connection.timeout ?? DEFAULT_TIMEOUT_MS,
-		proxy: connection.proxy,
-		skipSslCertificateValidation: connection.skipSslCertificateValidation,
+	return await downloadFile(ctx, ctx.getNodeParameter('fileUrl', i), i, kind, {
+		maxBytes: maxMb * 1024 * 1024,
+		allowPrivateNetwork: ctx.getNodeParameter('allowPrivateNetwork', i, false) === true,
+		connection: {
+			timeout: connection.timeout ?? DEFAULT_TIMEOUT_MS,
+			proxy: connection.proxy,
+			skipSslCertificateValidation: connection.skipSslCertificateValidation,
+		},
 	});
+}
+
+export interface DownloadOptions {
+	maxBytes: number;
+	/** Whether loopback, private, link-local and other non-public addresses may be reached. */
+	allowPrivateNetwork: boolean;
+	connection: ConnectionOptions;
+}
+
+/** n8n's outbound network filter, where the running n8n has one (2.x); undefined on n8n 1.x. */
+function egressFilter(ctx: IExecuteFunctions): NodeEgressFilter | undefined {
+	const helpers = ctx.helpers as Partial<IExecuteFunctions['helpers']>;
+	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	// 'enforced': n8n's blocked ranges and host names apply even where the instance leaves its
+	// SSRF protection off.
+	return helpers.getSecureEgressFilter('enforced');
+}
+
+/** Every address `host` resolves to, through n8n's filter (which throws for a blocked one). */
+async function resolveThrough(filter: NodeEgressFilter, host: string): Promise<string[]> {
+	const lookup = filter.createSecureLookup();
+	return await new Promise<string[]>((resolve, reject) => {
+		lookup(host, { all: true }, (error, addresses) => {
+			if (error) return reject(error);
+			const list = Array.isArray(addresses)
+				? addresses.map((entry) => entry.address)
+				: [String(addresses)];
+			resolve(list);
+		});
+	});
+}
+
+/** Why n8n's filter refused an address: a blocked IP (with the address) or a blocked host name. */
+function blockedBy(error: unknown): { ip?: string } | undefined {
+	let cause = error;
+	for (let depth = 0; cause && depth < 3; depth++) {
+		const record = cause as { name?: unknown; ip?: unknown; cause?: unknown };
+		if (record.name === 'SsrfBlockedIpError') {
+			return { ip: typeof record.ip === 'string' ? record.ip : undefined };
+		}
+		if (record.name === 'SsrfBlockedHostnameError') return {};
+		cause = record.cause;
+	}
+	return undefined;
+}
+
+const USE_PUBLIC = `Use a public address, or turn on ${ALLOW_PRIVATE_LABEL} for a file on your own network`;
+const POLICY =
+	"n8n's outbound network policy (its N8N_SSRF_ settings) does not allow this address, so nothing was downloaded from it; use another address or ask the n8n administrator";
+
+/**
+ * Why the download may not go to `url`, or undefined when it may. Decided before any connection:
+ * a literal IP address and a localhost name by our own table; a host name by the addresses it
+ * resolves to, through n8n's egress filter (n8n 2.x: its blocked ranges and host names, then our
+ * table). n8n 1.x offers no resolver a community node may use, so there a name is not resolved.
+ * `redirect` tells the File URL itself from a redirect's target. With private addresses allowed,
+ * nothing is checked here: the instance's own SSRF setting still applies inside n8n's helper.
+ */
+async function addressProblem(
+	ctx: IExecuteFunctions,
+	url: URL,
+	allowPrivateNetwork: boolean,
+	redirect: boolean,
+): Promise<string | undefined> {
+	const host = url.hostname.replace(/^\[|\]$/g, '');
+	const refuse = (kind: AddressKind, resolved: boolean) =>
+		redirect
+			? `must lead to an address on the public internet, but it redirects to ${resolved ? 'a host name that resolves to ' : ''}${kind}, so the redirect was not followed. ${USE_PUBLIC}`
+			: `must be an address on the public internet, but ${resolved ? 'its host name resolves to' : 'it is'} ${kind}, so nothing was downloaded from it. ${USE_PUBLIC}`;
+	if (allowPrivateNetwork) return undefined;
+	if (isLocalhostName(host)) return refuse('a loopback address', false);
+	const literal = isIpAddress(host) ? nonPublicKind(host) : undefined;
+	if (literal) return refuse(literal, false);
+	const filter = egressFilter(ctx);
+	if (!filter) return undefined;
+	let addresses: string[];
+	try {
+		addresses = await resolveThrough(filter, host);
+	} catch (error) {
+		const blocked = blockedBy(error);
+		if (blocked) {
+			const kind = blocked.ip ? nonPublicKind(blocked.ip) : undefined;
+			return kind ? refuse(kind, !isIpAddress(host)) : POLICY;
+		}
+		return `downloading the file failed: its host name could not be found${redirect ? ' (after a redirect)' : ''}; check the address`;
+	}
+	for (const address of addresses) {
+		const kind = nonPublicKind(address);
+		if (kind) return refuse(kind, !isIpAddress(host));
+	}
+	return undefined;
+}
+
+/** A Content-Type as a type/subtype token, or '' for anything else (it may be quoted in an error). */
+function mediaTypeOf(header: string | undefined): string {
+	const type = (header ?? '').split(';')[0].trim().toLowerCase();
+	return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}$/.test(type)
+		? type
+		: '';
+}
+
+/**
+ * Why a request that got no HTTP answer failed. Every failure to connect reads alike (refused,
+ * reset, timed out, not HTTP), so the words do not tell a closed port from an open one.
+ */
+function unreachable(error: unknown): string {
+	const failure = readFailure(error);
+	if (failure.status !== undefined) return `the server answered ${failure.status}`;
+	const code = failure.code ?? '';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host name could not be found';
+	if (/CERT|SSL|TLS|SELF_SIGNED/.test(code)) return 'its HTTPS certificate was not accepted';
+	return 'it could not be reached';
+}
+
+const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
+
+interface Answer {
+	body: unknown;
+	headers: Record<string, string | string[] | undefined>;
+	statusCode: number;
 }
 
 /**
  * Downloads a file through n8n's request helper (its proxy and SSL settings apply), refusing
- * before anything reaches the Ad Cabinet API: a URL that is not http(s), a failed download, a
- * declared type that cannot hold the file, an empty file, and a file larger than maxBytes, which is
- * stopped while it is read. What the bytes hold is for the caller to check.
+ * before anything reaches the Ad Cabinet API: a URL that is not http(s); an address inside a
+ * private network (unless allowed), checked before connecting to it; more than MAX_REDIRECTS
+ * redirects, followed here one by one so that each target is checked the same way; a failed
+ * download; a declared type that cannot hold the file; an empty file; and a file larger than
+ * maxBytes, which is stopped while it is read. What the bytes hold is for the caller to check; no
+ * refusal quotes them.
  */
 export async function downloadFile(
 	ctx: IExecuteFunctions,
 	rawUrl: unknown,
-	maxBytes: number,
 	i: number,
 	kind: FileKind,
-	connection: ConnectionOptions,
+	options: DownloadOptions,
 ): Promise<DownloadedBytes> {
 	const node = ctx.getNode();
-	const refuse = (rule: string, given?: unknown) =>
-		invalidInput(node, FILE_URL_LABEL, rule, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
+	const { maxBytes } = options;
 	const text = typeof rawUrl === 'string' ? rawUrl.trim() : '';
 	let url: URL | undefined;
 	try {
@@ -118,52 +271,83 @@ export async function downloadFile(
 		url = undefined;
 	}
 	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-		throw refuse(
+		throw invalidInput(
+			node,
+			FILE_URL_LABEL,
 			`must be an http:// or https:// address of ${kind.what}`,
+			i,
 			rawUrl === '' ? undefined : rawUrl,
+			NOTHING_SENT_BEFORE_DOWNLOAD,
 		);
 	}
-	let response: {
-		body: unknown;
-		headers: Record<string, string | string[] | undefined>;
-		statusCode: number;
-	};
-	try {
-		response = (await ctx.helpers.httpRequest({
-			method: 'GET',
-			url: url.href,
-			encoding: 'stream',
-			returnFullResponse: true,
-			...connection,
-		})) as typeof response;
-	} catch (error) {
-		const failure = readFailure(error);
-		const why =
-			failure.status !== undefined
-				? `the server answered ${failure.status}`
-				: `it could not be reached${failure.code ? ` (${failure.code})` : ''}`;
-		throw refuse(
-			`downloading the file failed: ${why}; use a URL that serves the file itself`,
-			url.href,
-		);
+	const given = url.href;
+	const refuse = (rule: string) =>
+		invalidInput(node, FILE_URL_LABEL, rule, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
+	let response: Answer;
+	for (let redirects = 0; ; redirects++) {
+		const problem = await addressProblem(ctx, url, options.allowPrivateNetwork, redirects > 0);
+		if (problem) throw refuse(problem);
+		try {
+			response = (await ctx.helpers.httpRequest({
+				method: 'GET',
+				url: url.href,
+				encoding: 'stream',
+				returnFullResponse: true,
+				// Redirects are followed below, so that each target is checked before it is asked.
+				disableFollowRedirect: true,
+				ignoreHttpStatusErrors: true,
+				...options.connection,
+			})) as Answer;
+		} catch (error) {
+			if (blockedBy(error)) throw refuse(POLICY);
+			throw refuse(
+				`downloading the file failed: ${unreachable(error)}; use a URL that serves the file itself`,
+			);
+		}
+		const status = response.statusCode;
+		const location = response.headers.location;
+		const target = Array.isArray(location) ? location[0] : location;
+		if (status >= 200 && status < 300) break;
+		(response.body as StreamBody | undefined)?.destroy?.();
+		if (!isRedirect(status) || !target) {
+			throw refuse(
+				`downloading the file failed: the server answered ${status}; use a URL that serves the file itself`,
+			);
+		}
+		if (redirects === MAX_REDIRECTS) {
+			throw refuse(
+				`the address redirected more than ${MAX_REDIRECTS} times, so the file was not downloaded; use the file's own address`,
+			);
+		}
+		let next: URL | undefined;
+		try {
+			next = new URL(target, url);
+		} catch {
+			next = undefined;
+		}
+		if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+			throw refuse(
+				"the address redirects to something that is not an http:// or https:// address, so the redirect was not followed; use the file's own address",
+			);
+		}
+		url = next;
 	}
 	const body = response.body as StreamBody;
 	const header = (name: string) => {
 		const value = response.headers[name];
 		return Array.isArray(value) ? value[0] : value;
 	};
-	const declared = (header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+	const declared = mediaTypeOf(header('content-type'));
 	const stop = () => body.destroy?.();
 	if (declared && !kind.acceptsType(declared, url)) {
 		stop();
-		throw refuse(`must point at ${kind.allowed}, but the server sent ${declared}`, url.href);
+		throw refuse(`must point at ${kind.allowed}, but the server sent ${declared}`);
 	}
 	const length = Number(header('content-length'));
 	if (Number.isFinite(length) && length > maxBytes) {
 		stop();
 		throw refuse(
 			`the file is ${megabytes(length)}, more than the ${megabytes(maxBytes)} allowed by Max File Size; raise Max File Size or use a smaller file`,
-			url.href,
 		);
 	}
 	const chunks: Buffer[] = [];
@@ -174,11 +358,10 @@ export async function downloadFile(
 			stop();
 			throw refuse(
 				`the file is more than the ${megabytes(maxBytes)} allowed by Max File Size (stopped reading it there); raise Max File Size or use a smaller file`,
-				url.href,
 			);
 		}
 		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
 	}
-	if (size === 0) throw refuse('the server sent an empty file', url.href);
-	return { bytes: Buffer.concat(chunks, size), url, declared };
+	if (size === 0) throw refuse('the server sent an empty file');
+	return { bytes: Buffer.concat(chunks, size), url, given, declared };
 }

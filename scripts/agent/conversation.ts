@@ -45,7 +45,7 @@ export const AUDIENCE_SIZE = 1000;
 export function conversation(
 	sandbox: Sandbox,
 	now: Date,
-	files: { page: string; image: string },
+	files: { page: string; image: string; secret: string },
 ): { script: Step[]; transcript: Transcript } {
 	const transcript: Transcript = {
 		tools: [],
@@ -127,6 +127,13 @@ export function conversation(
 		},
 		(request) => {
 			see('mediaUploaded', request);
+			// A prompt-injected request: fetch a service on n8n's own machine.
+			return {
+				toolCalls: [{ name: tool('Upload image from the web'), args: { File_URL: files.secret } }],
+			};
+		},
+		(request) => {
+			see('privateRefused', request);
 			return {
 				toolCalls: [
 					{

@@ -3,13 +3,16 @@
  *
  *  1. n8n from the cache and the packed package in a fresh user folder (as the e2e stage).
  *  2. The sandbox API and a scripted OpenAI-compatible model on 127.0.0.1 (no network). The model
- *     server also serves an image and a web page for the Media tool to download.
+ *     server also serves an image and a web page for the Media tool to download; a "secret"
+ *     service on another port counts every request that reaches it.
  *  3. One workflow: Manual Trigger → AI Agent, OpenAI Chat Model (credential URL = the scripted
- *     server), seven tool nodes with `$fromAI` parameters and n8n's default settings.
+ *     server), eight tool nodes with `$fromAI` parameters and n8n's default settings, except that
+ *     "Upload image" allows private network addresses (its image is on 127.0.0.1; its note says so).
  *  4. `n8n execute`: the model calls the tools by script (conversation.ts) and records what it got.
  *  5. Checks on what the model received: the tool list and descriptions, rows, refusals whose words
  *     let the next call succeed, a 401 that says to update the credential, an image from a URL,
- *     an audience from a list; and on what reached the sandbox.
+ *     a URL on 127.0.0.1 refused without a request to it, an audience from a list; and on what
+ *     reached the sandbox.
  *
  * Flags: --keep (keep the temp folder with n8n's user folder, logs and the model's requests).
  */
@@ -25,6 +28,7 @@ import { itemsOf, type Example, type RunData, type WorkflowJson } from '../lib/w
 import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
 import { conversation, errorOf, rowsOf, AUDIENCE_SIZE, type Transcript } from './conversation';
 import { ModelServer } from './modelServer';
+import { SECRET, SecretServer } from './secretServer';
 import {
 	agentCredentials,
 	agentWorkflow,
@@ -68,6 +72,7 @@ function checksOf(
 	transcript: Transcript,
 	sandbox: Sandbox,
 	model: ModelServer,
+	secret: SecretServer,
 	run: RunData,
 	workflow: WorkflowJson,
 ): Array<[string, () => void]> {
@@ -75,14 +80,14 @@ function checksOf(
 	const apiCalls = () => sandbox.requests.filter((r) => r.api === 'base' || r.api === 'client');
 	return [
 		[
-			'the model was asked 11 times, by script, with nothing unexpected',
+			'the model was asked 12 times, by script, with nothing unexpected',
 			() => {
 				assert.deepEqual(model.problems, []);
-				assert.equal(model.requests.length, 11);
+				assert.equal(model.requests.length, 12);
 			},
 		],
 		[
-			'the model got the seven tools, each described by its operation (limits, IDs, returns)',
+			'the model got the eight tools, each described by its operation (limits, IDs, returns)',
 			() => {
 				const byName = new Map(transcript.tools.map((t) => [t.function.name, t.function]));
 				assert.deepEqual([...byName.keys()].sort(), Object.keys(TOOLS).map(toolNameOf).sort());
@@ -177,6 +182,26 @@ function checksOf(
 			},
 		],
 		[
+			'Media Upload with default settings: a File URL on 127.0.0.1 is refused without any request to that port, and the refusal quotes nothing from it',
+			() => {
+				const refusal = errorOf(seen.privateRefused.results);
+				assert.equal(
+					refusal,
+					`File URL: must be an address on the public internet, but it is a loopback address, so nothing was downloaded from it. Use a public address, or turn on Allow Private Network Addresses for a file on your own network (got "${secret.url}"). Nothing was sent to the Ad Cabinet API, so running again is safe.`,
+				);
+				assert.deepEqual(secret.requests, [], 'no request reached the port');
+				const everything = JSON.stringify(seen.privateRefused.results);
+				for (const part of SECRET.split(' '))
+					assert.ok(!everything.includes(part), 'nothing it serves');
+				assert.equal(
+					seen.privateRefused.apiRequests,
+					seen.mediaUploaded.apiRequests,
+					'no API request for the refused call',
+				);
+				assert.equal(sandbox.data.mediaUploads.length, 1, 'only the image was uploaded');
+			},
+		],
+		[
 			`Audiences Create from a list: ${AUDIENCE_SIZE} numbers in one parameter become one hashed audience`,
 			() => {
 				const created = rowsOf(seen.audienceCreated.results)[0] ?? {};
@@ -263,12 +288,15 @@ async function main(): Promise<number> {
 		},
 	};
 	let model: ModelServer | undefined;
+	const secret = new SecretServer();
 	try {
 		model = new ModelServer(files);
 		await model.start();
+		await secret.start();
 		const { script, transcript } = conversation(sandbox, now, {
 			page: model.fileUrl('page.html'),
 			image: model.fileUrl('banner.png'),
+			secret: secret.url,
 		});
 		model.script = script;
 		console.log(`  sandbox API on ${sandbox.baseUrl}, scripted model on ${model.apiUrl}`);
@@ -310,13 +338,21 @@ async function main(): Promise<number> {
 			`  ran in ${seconds(Date.now() - t)}; the model was asked ${model.requests.length} times`,
 		);
 		writeFileSync(join(work, 'model-requests.json'), JSON.stringify(model.requests, null, 2));
-		for (const [name, assertion] of checksOf(transcript, sandbox, model, run, example.workflow)) {
+		for (const [name, assertion] of checksOf(
+			transcript,
+			sandbox,
+			model,
+			secret,
+			run,
+			example.workflow,
+		)) {
 			await checks.check(name, assertion);
 		}
 	} catch (error) {
 		checks.fail('agent stage', (error as Error).stack ?? String(error));
 	} finally {
 		await model?.stop();
+		await secret.stop();
 		await sandbox.stop();
 	}
 

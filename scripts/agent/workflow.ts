@@ -43,6 +43,13 @@ export const TOOLS = {
 		operation: 'upload',
 		keys: ['File_URL'],
 	},
+	// The same operation as a workflow author adds it: Allow Private Network Addresses stays off.
+	'Upload image from the web': {
+		type: 'adCabinetMediaTool',
+		resource: 'media',
+		operation: 'upload',
+		keys: ['File_URL'],
+	},
 	'Create audience': {
 		type: 'adCabinetAudiencesTool',
 		resource: 'audience',
@@ -75,6 +82,12 @@ function fromAI(key: string, description: string, type = 'string'): string {
 	return `={{ $fromAI('${key}', \`${description}\`, '${type}') }}`;
 }
 
+/** Notes the editor shows on a tool node: why it differs from n8n's defaults. */
+const TOOL_NOTES: Partial<Record<ToolName, string>> = {
+	'Upload image':
+		'Allow Private Network Addresses is on: this stage serves its image from 127.0.0.1. Leave it off for files from the internet.',
+};
+
 /** Only the parameters the workflow author sets; n8n fills the rest with defaults. */
 const TOOL_PARAMETERS: Record<ToolName, Record<string, unknown>> = {
 	'Get statistics': {
@@ -103,7 +116,13 @@ const TOOL_PARAMETERS: Record<ToolName, Record<string, unknown>> = {
 			value: fromAI('KKTU_Category', 'Third-level KKTU code such as 1.2.3, or empty'),
 		},
 	},
+	// The stage serves its image from 127.0.0.1, so this tool allows private network addresses.
 	'Upload image': {
+		accountId: UZ_CABINET,
+		fileUrl: fromAI('File_URL', 'Address of the image'),
+		allowPrivateNetwork: true,
+	},
+	'Upload image from the web': {
 		accountId: UZ_CABINET,
 		fileUrl: fromAI('File_URL', 'Address of the image'),
 	},
@@ -134,7 +153,7 @@ export function agentWorkflow(id: string, prompt: string): WorkflowJson {
 			name: AGENT_NODE,
 			type: '@n8n/n8n-nodes-langchain.agent',
 			typeVersion: 3.1,
-			// Eleven model calls: more than the agent's default limit of 10 iterations.
+			// Twelve model calls: more than the agent's default limit of 10 iterations.
 			parameters: { promptType: 'define', text: prompt, options: { maxIterations: 20 } },
 		},
 		{
@@ -154,11 +173,13 @@ export function agentWorkflow(id: string, prompt: string): WorkflowJson {
 		Model: { ai_languageModel: [[{ node: AGENT_NODE, type: 'ai_languageModel', index: 0 }]] },
 	};
 	for (const [name, tool] of Object.entries(TOOLS) as Array<[ToolName, (typeof TOOLS)[ToolName]]>) {
+		const notes = TOOL_NOTES[name];
 		nodes.push({
 			name,
 			type: `${PACKAGE}.${tool.type}`,
 			typeVersion: 1,
 			parameters: { resource: tool.resource, operation: tool.operation, ...TOOL_PARAMETERS[name] },
+			...(notes ? { notes, notesInFlow: true } : {}),
 			credentials: {
 				adCabinetApi: name === 'List ads (expired token)' ? AD_CABINET_EXPIRED : AD_CABINET,
 			},

@@ -20,6 +20,9 @@ export interface WorkflowNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	disabled?: boolean;
+	/** The node's note in the editor (shown on the canvas with notesInFlow). */
+	notes?: string;
+	notesInFlow?: boolean;
 }
 
 export interface WorkflowJson {

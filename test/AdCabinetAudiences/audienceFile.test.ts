@@ -68,6 +68,19 @@ describe('audience file builder', () => {
 		);
 	});
 
+	test('a file\'s invalid entries are pointed out by line number, never quoted (CRLF, lone CR, commas, a header)', () => {
+		const lines = ['phone', ...numbers(998), 'token=abc123', '998901234567,secret-1', 'x\ry', ...numbers(6, 5000)];
+		const text = `${lines.slice(0, 1000).join('\r\n')}\r\n${lines.slice(1000).join('\n')}`;
+		const build = buildAudienceFromText(text, { hash: true, skipHeader: true, invalidAs: 'lines' });
+		expect(build.report).toMatchObject({ invalid: 4, invalidExamples: [], invalidLines: [1000, 1001, 1002, 1003], headerSkipped: 'phone' });
+		expect(build.problem?.message).toBe(
+			'every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 1,005 valid unique entries, 4 invalid entries (on lines 1,000, 1,001, 1,002, 1,003), 0 duplicates removed',
+		);
+		const many = buildAudienceFromText(Array.from({ length: 7 }, (_, i) => `bad${i}`).join('\n'), { hash: true, invalidAs: 'lines' });
+		expect(many.problem?.message).toContain('7 invalid entries (the first on lines 1, 2, 3, 4, 5)');
+		expect(many.problem?.message).not.toContain('bad');
+	});
+
 	test('refuses a mix of raw numbers and hashes', () => {
 		const build = buildAudienceFromValues([...numbers(1000), sha('998901234567')], { hash: true });
 		expect(build.problem?.rule).toBe('mixedFormats');

@@ -32,6 +32,15 @@ const CSV = `Phone\r\n${UNIQUE.map((n, i) =>
 ).join('\r\n')}\r\n${UNIQUE.slice(0, 40).join(',')}\r\n`;
 const LINES = Buffer.from(`${numbers(1000).join('\n')}\n`);
 
+/** What a cloud metadata service hands out: never to be quoted in an error. */
+const METADATA = `{
+  "Code" : "Success",
+  "AccessKeyId" : "AKIAIOSFODNN7EXAMPLE",
+  "SecretAccessKey" : "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+  "Token" : "IQoJb3JpZ2luX2VjEXAMPLETOKEN"
+}`;
+const METADATA_SECRETS = ['AKIAIOSFODNN7EXAMPLE', 'wJalrXUtnFEMI', 'IQoJb3JpZ2lu', 'Success'];
+
 /** A small web server holding phone lists, files that are not phone lists, and files above 1 MB. */
 let server: Server;
 let base: string;
@@ -50,6 +59,8 @@ beforeAll(async () => {
 			return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
 		if (req.url === '/share')
 			return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+		if (req.url === '/latest/meta-data/credentials')
+			return void res.writeHead(200, { 'content-type': 'text/plain' }).end(METADATA);
 		if (req.url === '/notes.txt')
 			return void res
 				.writeHead(200, { 'content-type': 'text/plain' })
@@ -74,6 +85,7 @@ afterAll(async () => {
 	await new Promise((resolve) => server.close(resolve));
 });
 
+/** The test's web server is on 127.0.0.1, so these runs allow private network addresses. */
 const fromUrl = (fileUrl: string, parameters: INodeParameters = {}): INodeParameters => ({
 	resource: 'audience',
 	operation: 'create',
@@ -81,6 +93,7 @@ const fromUrl = (fileUrl: string, parameters: INodeParameters = {}): INodeParame
 	title: 'Customers from the shop',
 	source: 'url',
 	fileUrl,
+	allowPrivateNetwork: true,
 	...parameters,
 });
 
@@ -165,7 +178,7 @@ describe('Ad Cabinet Audiences: Create from a URL', () => {
 		[
 			'a text without phone numbers',
 			'/notes.txt',
-			'File URL: every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 0 valid unique entries, 2 invalid entries (first: "Call back at 10:30", "Ask about prices"), 0 duplicates removed',
+			'File URL: every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 0 valid unique entries, 2 invalid entries (on lines 1, 2), 0 duplicates removed',
 		],
 		[
 			'a missing file',
@@ -179,6 +192,29 @@ describe('Ad Cabinet Audiences: Create from a URL', () => {
 		expect(error?.message).toBe(`${rule} (got "${base}${path}"). ${NOTHING_SENT}`);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 		expect(sandbox().data.audienceUploads).toHaveLength(audiences);
+	});
+
+	test('a metadata service on this machine: with the default settings never asked; when allowed, its secrets are not quoted', async () => {
+		const url = `${base}/latest/meta-data/credentials`;
+		const before = served.length;
+		const refused = await run(fromUrl(url, { allowPrivateNetwork: false }));
+		expect(refused.error?.message).toBe(
+			`File URL: must be an address on the public internet, but it is a loopback address, so nothing was downloaded from it. Use a public address, or turn on Allow Private Network Addresses for a file on your own network (got "${url}"). ${NOTHING_SENT}`,
+		);
+		expect(served.length).toBe(before);
+
+		// Allowed (a file on one's own network), the file is read but refused by line number only: the
+		// first line holds no digits, so it is taken as a header.
+		const allowed = await run(fromUrl(url));
+		expect(served.length).toBe(before + 1);
+		expect(allowed.error?.message).toBe(
+			`File URL: every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 0 valid unique entries, 5 invalid entries (on lines 2, 3, 4, 5, 6), 0 duplicates removed (got "${url}"). ${NOTHING_SENT}`,
+		);
+		for (const error of [refused.error, allowed.error]) {
+			const everything = JSON.stringify({ message: error?.message, description: error?.description });
+			for (const secret of METADATA_SECRETS) expect(everything).not.toContain(secret);
+		}
+		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
 	test('an address that is not http(s) is refused without any download', async () => {
@@ -204,7 +240,7 @@ describe('Ad Cabinet Audiences: Create from a URL', () => {
 			node,
 			tool,
 		);
-		expect(resolved).toMatchObject({ source: 'url', fileUrl: '', maxFileSizeMb: 20 });
+		expect(resolved).toMatchObject({ source: 'url', fileUrl: '', maxFileSizeMb: 20, allowPrivateNetwork: false });
 		const sources = tool.properties.find(
 			(p: INodeProperties) =>
 				p.name === 'source' && p.displayOptions?.show?.['@tool']?.[0] === true,

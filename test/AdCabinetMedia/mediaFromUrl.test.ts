@@ -48,12 +48,14 @@ afterAll(async () => {
 	await new Promise((resolve) => server.close(resolve));
 });
 
+/** The test's web server is on 127.0.0.1, so these runs allow private network addresses. */
 const fromUrl = (fileUrl: string, parameters: INodeParameters = {}): INodeParameters => ({
 	resource: 'media',
 	operation: 'upload',
 	accountId: UZ_CABINET,
 	source: 'url',
 	fileUrl,
+	allowPrivateNetwork: true,
 	...parameters,
 });
 
@@ -115,6 +117,19 @@ describe('Ad Cabinet Media: Upload from a URL', () => {
 			`${rule} (got "${base}${path}"). Nothing was sent to the Ad Cabinet API, so running again is safe.`,
 		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
+	});
+
+	test('with the default settings an image on this machine is neither downloaded nor uploaded', async () => {
+		const before = served.length;
+		const uploads = sandbox().data.mediaUploads.length;
+		const { error, items } = await run(fromUrl(`${base}/img/banner.png`, { allowPrivateNetwork: false }));
+		expect(items).toHaveLength(0);
+		expect(error?.message).toBe(
+			`File URL: must be an address on the public internet, but it is a loopback address, so nothing was downloaded from it. Use a public address, or turn on Allow Private Network Addresses for a file on your own network (got "${base}/img/banner.png"). Nothing was sent to the Ad Cabinet API, so running again is safe.`,
+		);
+		expect(served.length).toBe(before);
+		expect(apiRequests(sandbox())).toHaveLength(0);
+		expect(sandbox().data.mediaUploads).toHaveLength(uploads);
 	});
 
 	test('an address that is not http(s) is refused without any download', async () => {

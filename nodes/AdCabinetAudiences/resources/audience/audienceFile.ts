@@ -24,8 +24,10 @@ export interface AudienceReport {
 	valid: number;
 	/** Entries that are neither a 998 number nor a SHA-256 hash. */
 	invalid: number;
-	/** The first few invalid entries as given. */
+	/** The first few invalid entries as given (not for a file: see invalidLines). */
 	invalidExamples: string[];
+	/** For a file: the line numbers of the first few invalid entries, which are not quoted. */
+	invalidLines?: number[];
 	duplicatesRemoved: number;
 	/** Values that were empty (an input item without the field, for example). */
 	emptySkipped: number;
@@ -61,6 +63,11 @@ export interface AudienceOptions {
 	skipHeader?: boolean;
 	minNumbers?: number;
 	maxBytes?: number;
+	/**
+	 * How invalid entries are pointed out: quoted ('entries', for values typed or mapped in n8n), or
+	 * by line number only ('lines', for a file, whose content never appears in an error).
+	 */
+	invalidAs?: 'entries' | 'lines';
 }
 
 // The one-shot crypto.hash (Node 20.12+) is about 2.5 times faster per call than createHash().
@@ -82,6 +89,10 @@ interface Scan {
 	hashDuplicates: number;
 	invalid: number;
 	examples: string[];
+	/** Line numbers of the first invalid entries, when entries are pointed out by line. */
+	lines?: number[];
+	/** The line being read (from 1), when entries are pointed out by line. */
+	line: number;
 	empty: number;
 }
 
@@ -104,7 +115,9 @@ function isBlank(c: number): boolean {
 
 function addInvalid(scan: Scan, text: string, start: number, end: number): void {
 	scan.invalid++;
-	if (scan.examples.length < EXAMPLES_SHOWN) {
+	if (scan.lines) {
+		if (scan.lines.length < EXAMPLES_SHOWN) scan.lines.push(scan.line);
+	} else if (scan.examples.length < EXAMPLES_SHOWN) {
 		const shown = text.slice(start, end).trim();
 		scan.examples.push(shown.length > EXAMPLE_MAX_CHARS ? `${shown.slice(0, EXAMPLE_MAX_CHARS)}…` : shown);
 	}
@@ -171,6 +184,8 @@ function scanText(text: string, scan: Scan, from = 0): void {
 			}
 			start = i + 1;
 			digits = key = hexLetters = upper = formatting = blanks = other = 0;
+			// CR LF ends one line: it is counted at the LF.
+			if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) scan.line++;
 		} else if (c >= 97 && c <= 102) {
 			hexLetters++;
 		} else if (c >= 65 && c <= 70) {
@@ -208,7 +223,7 @@ function scanValue(value: unknown, scan: Scan): void {
 	}
 }
 
-function newScan(): Scan {
+function newScan(byLine = false): Scan {
 	return {
 		phones: new Uint32Array(1024),
 		phoneCount: 0,
@@ -216,6 +231,8 @@ function newScan(): Scan {
 		hashDuplicates: 0,
 		invalid: 0,
 		examples: [],
+		...(byLine ? { lines: [] } : {}),
+		line: 1,
 		empty: 0,
 	};
 }
@@ -287,13 +304,13 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /** The counts every refusal and the success report carry. */
 export function describeCounts(report: AudienceReport): string {
 	const parts = [`${plural(report.valid, 'valid unique entry', 'valid unique entries')}`];
-	parts.push(
-		report.invalid
-			? `${plural(report.invalid, 'invalid entry', 'invalid entries')} (first: ${report.invalidExamples
-					.map((example) => `"${example}"`)
-					.join(', ')})`
-			: '0 invalid entries',
-	);
+	const lines = report.invalidLines;
+	const where = !lines
+		? `first: ${report.invalidExamples.map((example) => `"${example}"`).join(', ')}`
+		: `${lines.length < report.invalid ? 'the first ' : ''}on ${lines.length === 1 ? 'line' : 'lines'} ${lines
+				.map((line) => line.toLocaleString('en-US'))
+				.join(', ')}`;
+	parts.push(report.invalid ? `${plural(report.invalid, 'invalid entry', 'invalid entries')} (${where})` : '0 invalid entries');
 	parts.push(`${plural(report.duplicatesRemoved, 'duplicate')} removed`);
 	if (report.emptySkipped) parts.push(`${plural(report.emptySkipped, 'empty value')} skipped`);
 	return parts.join(', ');
@@ -309,6 +326,7 @@ function finish(scan: Scan, options: AudienceOptions, headerSkipped?: string): A
 		valid,
 		invalid: scan.invalid,
 		invalidExamples: scan.examples,
+		...(scan.lines ? { invalidLines: scan.lines } : {}),
 		duplicatesRemoved: scan.phoneCount - phones + scan.hashDuplicates,
 		emptySkipped: scan.empty,
 		phoneNumbers: phones,
@@ -391,7 +409,7 @@ export function buildAudienceFromValues(values: Iterable<unknown>, options: Audi
 
 /** Builds the file from the text of a CSV or txt file (spec 4.12: entries separated by commas or line breaks). */
 export function buildAudienceFromText(text: string, options: AudienceOptions): AudienceBuild {
-	const scan = newScan();
+	const scan = newScan(options.invalidAs === 'lines');
 	let from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 	let headerSkipped: string | undefined;
 	if (options.skipHeader) {
@@ -409,6 +427,7 @@ export function buildAudienceFromText(text: string, options: AudienceOptions): A
 			from = end;
 		}
 	}
+	// A skipped header is line 1; the line break after it is read by scanText.
 	scanText(text, scan, from);
 	return finish(scan, options, headerSkipped);
 }

@@ -41,9 +41,10 @@ const AUDIENCE_FILE_TEXT = 'a CSV or txt file of phone numbers';
 /**
  * The audience file sent is at most 10 MB (AUDIENCE_MAX_BYTES): about 806,000 cleaned numbers of 12
  * digits. Written as "+998 90 123-45-67" with CRLF line ends, those are about 15.3 MB, so 20 MB takes
- * every list that can fit and stops a wrong link (a video, an archive) early.
+ * every list that can fit and stops a wrong link (a video, an archive) early. A download of
+ * 50 MB is more than three times what can fit, so 50 is the most Max File Size takes.
  */
-const DEFAULT_URL_MAX_MB = 2 * (AUDIENCE_MAX_BYTES / 1024 / 1024);
+const URL_SIZE_LIMITS = { defaultMb: 2 * (AUDIENCE_MAX_BYTES / 1024 / 1024), maxMb: 50 };
 
 /**
  * spec 4.12: the audience file is CSV or txt. A server may label it as text, CSV, a download
@@ -142,7 +143,7 @@ export const audienceCreateDescription: INodeProperties[] = [
 		placeholder: 'e.g. https://example.com/customers.csv',
 		description:
 			'Address of a CSV or txt file of phone numbers (or SHA-256 hashes) separated by commas or line breaks; n8n downloads it, cleans the numbers and uploads them as the audience',
-		defaultMaxMb: DEFAULT_URL_MAX_MB,
+		limits: URL_SIZE_LIMITS,
 		maxSizeDescription:
 			'A larger download is stopped and refused before anything is sent to the API. The default takes every list that can fit the 10 MB audience file, even with formatted numbers.',
 	}),
@@ -279,6 +280,7 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 	const build = buildAudienceFromText(bytes.toString('utf8'), {
 		hash: ctx.getNodeParameter('hashNumbers', i) as boolean,
 		skipHeader: true,
+		invalidAs: 'lines',
 	});
 	refuse(ctx, build, FIELD_LABELS.binary, i);
 	return await upload(ctx, target, build, i);
@@ -290,11 +292,11 @@ const TEXT_SNIFF_BYTES = 64 * 1024;
 async function fromUrl(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const target = readTarget(ctx, i);
 	const hash = ctx.getNodeParameter('hashNumbers', i) as boolean;
-	const { bytes, url, declared } = await downloadFromParameters(
+	const { bytes, given, declared } = await downloadFromParameters(
 		ctx,
 		i,
 		AUDIENCE_URL_FILE,
-		DEFAULT_URL_MAX_MB,
+		URL_SIZE_LIMITS,
 		connectionOptions(ctx, i),
 	);
 	if (bytes.subarray(0, TEXT_SNIFF_BYTES).includes(0)) {
@@ -303,12 +305,13 @@ async function fromUrl(ctx: IExecuteFunctions, i: number): Promise<IDataObject> 
 			FILE_URL_LABEL,
 			`must point at ${AUDIENCE_FILE_TEXT}; the file it serves${declared ? ` (sent as ${declared})` : ''} is not text. Export the numbers as CSV or txt, one per line or separated by commas`,
 			i,
-			url.href,
+			given,
 			NOTHING_SENT_BEFORE_DOWNLOAD,
 		);
 	}
-	const build = buildAudienceFromText(bytes.toString('utf8'), { hash, skipHeader: true });
-	refuse(ctx, build, FILE_URL_LABEL, i, url.href, NOTHING_SENT_BEFORE_DOWNLOAD);
+	// A downloaded file's content never appears in an error: invalid entries are given by line.
+	const build = buildAudienceFromText(bytes.toString('utf8'), { hash, skipHeader: true, invalidAs: 'lines' });
+	refuse(ctx, build, FILE_URL_LABEL, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
 	return await upload(ctx, target, build, i);
 }
 

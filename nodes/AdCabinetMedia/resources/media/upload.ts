@@ -28,8 +28,11 @@ import { extensionOf, MEDIA_TYPES_TEXT, sniffMediaType } from './mediaType';
 
 const show = { resource: ['media'], operation: ['upload'] };
 const BINARY_LABEL = 'Input Binary Field';
-/** The API documents no size limit; a download is stopped past this many megabytes unless raised. */
-const DEFAULT_MAX_MB = 50;
+/**
+ * The API documents no size limit; a download is stopped past 50 MB unless raised. It is held in
+ * memory whole (and once more as the upload's body), so it may be raised to 200 MB at most.
+ */
+const URL_SIZE_LIMITS = { defaultMb: 50, maxMb: 200 };
 
 const MEDIA_SOURCES: INodePropertyOptions[] = [
 	{
@@ -79,7 +82,7 @@ export const mediaUploadDescription: INodeProperties[] = [
 	...fileUrlProperties(show, {
 		placeholder: 'e.g. https://example.com/banner.jpg',
 		description: `Address of ${MEDIA_TYPES_TEXT}; n8n downloads it and uploads it to the cabinet`,
-		defaultMaxMb: DEFAULT_MAX_MB,
+		limits: URL_SIZE_LIMITS,
 		maxSizeDescription:
 			'A larger download is stopped and refused before anything is sent to the API',
 	}),
@@ -153,11 +156,11 @@ function fileNameFrom(url: URL, mimeType: string): string {
 
 /** Downloads the file at File URL; its type is read from its bytes, whatever the server called it. */
 async function fromUrl(ctx: IExecuteFunctions, i: number, connection: ConnectionOptions) {
-	const { bytes, url, declared } = await downloadFromParameters(
+	const { bytes, url, given, declared } = await downloadFromParameters(
 		ctx,
 		i,
 		MEDIA_FILE,
-		DEFAULT_MAX_MB,
+		URL_SIZE_LIMITS,
 		connection,
 	);
 	const mimeType = sniffMediaType(bytes);
@@ -167,7 +170,7 @@ async function fromUrl(ctx: IExecuteFunctions, i: number, connection: Connection
 			FILE_URL_LABEL,
 			`must point at ${MEDIA_TYPES_TEXT}; the file it serves${declared ? ` (sent as ${declared})` : ''} is none of these`,
 			i,
-			url.href,
+			given,
 			NOTHING_SENT_BEFORE_DOWNLOAD,
 		);
 	}
