@@ -1,4 +1,32 @@
+import type { Platform } from '../platform';
 import type { Cabinet, Campaign } from './model';
+
+/**
+ * Cabinet ids of the real form: strings such as `ACC0000` or `ACC06163`. The seeded cabinets are
+ * written with the spec form's ids below and take these in the `telegram` form; both orders sort
+ * alike, so rows ordered by cabinet come out in the same order in either form.
+ */
+export const TELEGRAM_CABINET_IDS: Readonly<Record<string, string>> = {
+	'100001': 'ACC06163',
+	'100002': 'ACC07021',
+	'100003': 'ACC07355',
+	'100004': 'ACC08112',
+};
+
+/** The id a seeded cabinet (named by its spec-form id) has in a form. */
+export function cabinetIdIn(platform: Platform, specId: string): string {
+	return platform === 'telegram' ? (TELEGRAM_CABINET_IDS[specId] ?? specId) : specId;
+}
+
+/** Maps every seeded cabinet's id in one form to its id in another. */
+export function cabinetIdMap(from: Platform, to: Platform): Map<string, string> {
+	return new Map(
+		Object.keys(TELEGRAM_CABINET_IDS).map((specId) => [
+			cabinetIdIn(from, specId),
+			cabinetIdIn(to, specId),
+		]),
+	);
+}
 
 export const CABINETS: readonly Cabinet[] = [
 	{
