@@ -14,12 +14,22 @@ export interface Cabinet {
 	/** False: the token has no rights on this cabinet (pixel and audience endpoints answer 403). */
 	permitted: boolean;
 	extAccountType: number;
+	/** The cabinet list's legal_name, category_key and category_name (real form only). */
+	legalName: string;
+	categoryKey: string;
+	categoryName: string;
+	/**
+	 * The free balance at the sandbox's initial clock instant, in the cabinet's currency: the deposit
+	 * is worked out from it, so later spend moves the balances (see data/accounts.ts).
+	 */
+	availableAtStart: number;
 }
 
 export interface Campaign {
 	id: number;
 	name: string;
 	account_id: string;
+	description: string;
 }
 
 export type AdType = 'target_channels' | 'target_users' | 'target_search' | 'target_bots';

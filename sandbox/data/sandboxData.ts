@@ -89,6 +89,10 @@ export class SandboxData {
 	readonly metrics: MetricSource;
 	readonly stats: StatsEngine;
 	private readonly clock: SandboxClock;
+	/** The seeded ads are the first this many of `ads`; the rest were created through the API. */
+	readonly seededAdCount: number;
+	/** The initial clock instant. */
+	readonly anchorMs: number;
 	/** Everything is seeded in the spec's form, then relabelled to the form asked for. */
 	private currentPlatform: Platform = 'ext';
 	private readonly adsById = new Map<number, Ad>();
@@ -99,6 +103,8 @@ export class SandboxData {
 	constructor(init: SandboxDataInit) {
 		this.seed = init.seed;
 		this.clock = init.clock;
+		this.seededAdCount = init.adCount;
+		this.anchorMs = init.anchorMs;
 		this.metrics = new MetricSource(init.seed);
 		this.stats = new StatsEngine(this);
 		for (const entry of flattenKktu(this.kktu)) this.kktuById.set(entry.node.id, entry);
@@ -303,9 +309,17 @@ export class SandboxData {
 
 	/** Lifetime views, clicks, actions, opens and spend (hundredths) up to the clock's now. */
 	lifetimeMetrics(ad: Ad): Float64Array {
+		return this.metricsBetween(ad, Number.NEGATIVE_INFINITY, this.nowMs());
+	}
+
+	/**
+	 * Views, clicks, actions, opens and spend (hundredths of the cabinet's currency) of the
+	 * 5-minute slots that start at or after `fromMs` and end by `toMs`.
+	 */
+	metricsBetween(ad: Ad, fromMs: number, toMs: number): Float64Array {
 		const totals = new Float64Array(METRIC_COUNT);
-		const lo = Math.ceil(ad.runFrom / SLOT_MS);
-		const hi = Math.min(slotsUntil(ad.runUntil), Math.floor(this.nowMs() / SLOT_MS));
+		const lo = Math.max(Math.ceil(ad.runFrom / SLOT_MS), Math.ceil(fromMs / SLOT_MS));
+		const hi = Math.min(slotsUntil(ad.runUntil), Math.floor(toMs / SLOT_MS));
 		if (lo < hi) this.metrics.addRange(ad.profile, lo, hi, totals);
 		return totals;
 	}

@@ -1,4 +1,11 @@
 import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../platform';
+import {
+	balances,
+	cabinetGet,
+	cabinetList,
+	cabinetNames,
+	campaignList,
+} from '../handlers/accounts';
 import { adCreate } from '../handlers/adCreate';
 import { adEdit } from '../handlers/adEdit';
 import { adGet } from '../handlers/adGet';
@@ -75,6 +82,16 @@ function routesFor(platform: Platform): Route[] {
 		route('client', 'DELETE', 'api/pixel_events/:account_id/events/:event_id', pixelEventDelete),
 		route('client', 'GET', paths.audienceList, audienceList),
 		route('client', 'POST', paths.audienceCreate, audienceCreate),
+		// The real service's own resources; the spec hides them, so the ext form has none.
+		...(platform === 'telegram'
+			? [
+					route('base', 'GET', '/api/accounts/telegram/names', cabinetNames),
+					route('base', 'GET', '/api/accounts/telegram/{account_uid}', cabinetGet),
+					route('base', 'GET', '/api/accounts/telegram/', cabinetList),
+					route('base', 'GET', '/api/campaigns/', campaignList),
+					route('base', 'GET', '/api/dashboard/balances', balances),
+				]
+			: []),
 	];
 }
 
