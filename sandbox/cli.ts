@@ -5,11 +5,17 @@
  */
 import { formatRateLimit, parseRateLimit, type RateLimit } from './auth/rateLimit';
 import { Sandbox } from './index';
+import {
+	formatRestatements,
+	parseRestatements,
+	type RestatementSettings,
+} from './metrics/restatements';
 import { isPlatform, PLATFORMS, type Platform } from './platform';
 
 const USAGE =
 	'[--platform telegram|ext] [--port N] [--token T] [--username U] [--password P] ' +
 	'[--token-lifetime SECONDS] [--refresh-lifetime SECONDS] [--rate-limit REQUESTS/SECONDS|off] ' +
+	'[--restatements PERCENT%/DAYSd|off] ' +
 	'[--now ISO] [--frozen] [--bucket-time-zone UTC|+03:00|Europe/Berlin]';
 
 interface CliArgs {
@@ -21,6 +27,7 @@ interface CliArgs {
 	tokenLifetimeSeconds?: number;
 	refreshLifetimeSeconds?: number;
 	rateLimit?: RateLimit | null;
+	restatements?: RestatementSettings;
 	now?: string;
 	frozen: boolean;
 	bucketTimeZone?: string;
@@ -54,6 +61,7 @@ function parseArgs(argv: string[]): CliArgs {
 		else if (arg === '--token-lifetime') out.tokenLifetimeSeconds = seconds(arg, next());
 		else if (arg === '--refresh-lifetime') out.refreshLifetimeSeconds = seconds(arg, next());
 		else if (arg === '--rate-limit') out.rateLimit = parseRateLimit(next());
+		else if (arg === '--restatements') out.restatements = parseRestatements(next());
 		else if (arg === '--now') out.now = next();
 		else if (arg === '--frozen') out.frozen = true;
 		else if (arg === '--bucket-time-zone') out.bucketTimeZone = next();
@@ -77,6 +85,7 @@ async function main(): Promise<void> {
 		tokenLifetimeSeconds: args.tokenLifetimeSeconds,
 		refreshLifetimeSeconds: args.refreshLifetimeSeconds,
 		rateLimit: args.rateLimit,
+		restatements: args.restatements,
 		now: args.now,
 		clock: args.frozen ? 'frozen' : 'real',
 		bucketTimeZone: args.bucketTimeZone,
@@ -111,12 +120,15 @@ async function main(): Promise<void> {
 		`  rate limit:     ${formatRateLimit(sandbox.rateLimiter.settings)} (requests/seconds per path)`,
 	);
 	console.log(
+		`  restatements:   ${formatRestatements(sandbox.data.restatements.settings)} (share of campaign-days restated, within days after the day ends)`,
+	);
+	console.log(
 		`  clock:          ${sandbox.clock.now().toISOString()} (${args.frozen ? 'frozen' : 'ticking'})`,
 	);
 	console.log(`  stats periods:  start in ${sandbox.data.bucketZone.name}`);
 	console.log(`  cabinets:       ${permitted.join(', ')}`);
 	console.log(
-		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,requests,stats-rows,settings,auth,rate-limit,service-time}`,
+		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,requests,stats-rows,settings,auth,rate-limit,service-time,restatements}`,
 	);
 	console.log('Press Ctrl+C to stop.');
 	let stopping = false;

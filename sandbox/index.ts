@@ -8,6 +8,7 @@ import {
 	Sessions,
 } from './auth/sessions';
 import { SandboxClock, type SandboxClockApi } from './clock';
+import { DEFAULT_RESTATEMENTS, NO_RESTATEMENTS, parseRestatements } from './metrics/restatements';
 import { SandboxData } from './data/sandboxData';
 import { bucketZone } from './metrics/time';
 import { FaultController } from './faults';
@@ -26,6 +27,8 @@ export { RateLimiter, parseRateLimit, REAL_RATE_LIMIT } from './auth/rateLimit';
 export type { RateLimit } from './auth/rateLimit';
 export { Sessions, SANDBOX_USER_ID } from './auth/sessions';
 export { ServiceTime } from './auth/serviceTime';
+export { parseRestatements, DEFAULT_RESTATEMENTS } from './metrics/restatements';
+export type { RestatementEvent, RestatementSettings } from './metrics/restatements';
 
 export const DEFAULT_TOKEN = 'sandbox-token';
 export const DEFAULT_AD_COUNT = 1200;
@@ -105,6 +108,13 @@ export class Sandbox {
 		const clock = new SandboxClock(start, options.clock ?? 'frozen');
 		const data = new SandboxData({
 			platform,
+			// On by default in the real form; the spec form keeps served figures as they are.
+			restatements:
+				options.restatements === undefined
+					? platform === 'telegram'
+						? DEFAULT_RESTATEMENTS
+						: NO_RESTATEMENTS
+					: parseRestatements(options.restatements),
 			seed: options.seed ?? 1,
 			adCount: options.adCount ?? DEFAULT_AD_COUNT,
 			clock,

@@ -1,4 +1,5 @@
 import type { RateLimit } from './auth/rateLimit';
+import type { RestatementSettings } from './metrics/restatements';
 import type { Platform } from './platform';
 
 export interface SandboxOptions {
@@ -21,6 +22,12 @@ export interface SandboxOptions {
 	 * 10/60 in the telegram form and off in the ext form.
 	 */
 	rateLimit?: string | RateLimit | null;
+	/**
+	 * Restatements of ended days' figures: "3%/3d" (a share of campaign-days, restated within that
+	 * many days after the day ends), { percent, withinDays }, or "off" / null. Default 3%/3d in the
+	 * telegram form and off in the ext form.
+	 */
+	restatements?: string | RestatementSettings | null;
 	/** Listening port; default 0 (ephemeral). */
 	port?: number;
 	/** Initial clock instant; default the real current time rounded down to the minute. */

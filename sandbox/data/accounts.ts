@@ -30,7 +30,7 @@ function isRunning(ad: Ad, ms: number): boolean {
 }
 
 function spentUntil(data: SandboxData, ad: Ad, ms: number): number {
-	return data.metricsBetween(ad, Number.NEGATIVE_INFINITY, ms)[SPEND];
+	return data.metricsBetween(ad, Number.NEGATIVE_INFINITY, ms, ms)[SPEND];
 }
 
 function remaining(data: SandboxData, ad: Ad, ms: number): number {

@@ -1,5 +1,12 @@
 import type { SandboxClock } from '../clock';
 import { MetricSource, METRIC_COUNT } from '../metrics/metricSource';
+import {
+	Restatements,
+	type RestatementEvent,
+	type RestatementSettings,
+} from '../metrics/restatements';
+import { fieldError } from '../errors';
+import { DAY_MS } from '../metrics/time';
 import { SLOT_MS } from '../metrics/time';
 import { isPlainObject } from '../errors';
 import { slotsUntil } from '../stats/aggregate';
@@ -42,6 +49,8 @@ export interface SandboxDataInit {
 	seed: number;
 	/** The form the API speaks: names of paths and fields, cabinet ids, formats. */
 	platform: Platform;
+	/** How figures of ended days are restated by default (see metrics/restatements.ts). */
+	restatements: RestatementSettings;
 	adCount: number;
 	clock: SandboxClock;
 	/** Initial clock instant: seeded creation times and delivery windows are relative to it. */
@@ -87,6 +96,7 @@ export class SandboxData {
 	version = 0;
 
 	readonly metrics: MetricSource;
+	readonly restatements: Restatements;
 	readonly stats: StatsEngine;
 	private readonly clock: SandboxClock;
 	/** The seeded ads are the first this many of `ads`; the rest were created through the API. */
@@ -106,6 +116,13 @@ export class SandboxData {
 		this.seededAdCount = init.adCount;
 		this.anchorMs = init.anchorMs;
 		this.metrics = new MetricSource(init.seed);
+		this.restatements = new Restatements(
+			init.seed,
+			init.anchorMs,
+			(adId) => this.adsById.get(adId)?.campaignId,
+			init.restatements,
+		);
+		this.metrics.restatements = this.restatements;
 		this.stats = new StatsEngine(this);
 		for (const entry of flattenKktu(this.kktu)) this.kktuById.set(entry.node.id, entry);
 		this.pixelEvents = seedPixelEvents(this.cabinets, init.anchorMs, this.names);
@@ -160,6 +177,58 @@ export class SandboxData {
 		}
 		this.currentPlatform = platform;
 		this.version += 1;
+	}
+
+	/** Changes the default restatements; figures served from now on follow the new setting. */
+	setRestatements(settings: RestatementSettings): void {
+		this.restatements.set(settings);
+		this.version += 1;
+	}
+
+	/**
+	 * Restates, now, a campaign's or one ad's figures of a UTC day (`YYYY-MM-DD`) that has begun:
+	 * every row that sums them changes.
+	 */
+	forceRestatement(target: { day?: unknown; campaign_id?: unknown; ad_id?: unknown }): void {
+		const day = typeof target.day === 'string' ? target.day : '';
+		const dayMs = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
+		if (Number.isNaN(dayMs))
+			throw fieldError(
+				'day',
+				`must be a UTC date written YYYY-MM-DD, got ${JSON.stringify(target.day)}`,
+			);
+		if (dayMs > this.nowMs())
+			throw fieldError(
+				'day',
+				`${day} has not begun on the sandbox clock (${new Date(this.nowMs()).toISOString()})`,
+			);
+		const hasAd = target.ad_id !== undefined;
+		if (hasAd === (target.campaign_id !== undefined))
+			throw fieldError('restate', 'each item names either a campaign_id or an ad_id, with a day');
+		if (hasAd && !this.ad(Number(target.ad_id)))
+			throw fieldError('ad_id', `no ad ${JSON.stringify(target.ad_id)}`);
+		if (!hasAd && !this.campaign(Number(target.campaign_id)))
+			throw fieldError('campaign_id', `no campaign ${JSON.stringify(target.campaign_id)}`);
+		this.restatements.force(
+			{
+				day: dayMs / DAY_MS,
+				...(hasAd ? { adId: Number(target.ad_id) } : { campaignId: Number(target.campaign_id) }),
+			},
+			this.nowMs(),
+		);
+		this.version += 1;
+	}
+
+	/**
+	 * The restatements made since the initial clock instant, up to now, oldest first: those of the
+	 * campaigns the token may see, and every forced one.
+	 */
+	restatementEvents(): RestatementEvent[] {
+		const visible = this.campaigns.filter((c) => this.cabinet(c.account_id)?.permitted === true);
+		return this.restatements.events(
+			visible.map((c) => c.id),
+			this.nowMs(),
+		);
 	}
 
 	/** A pixel event's id on the platform (ext_event_id / tg_event_id). */
@@ -314,13 +383,14 @@ export class SandboxData {
 
 	/**
 	 * Views, clicks, actions, opens and spend (hundredths of the cabinet's currency) of the
-	 * 5-minute slots that start at or after `fromMs` and end by `toMs`.
+	 * 5-minute slots that start at or after `fromMs` and end by `toMs`, as they stood at `asOfMs`
+	 * (the clock's now unless given: restatements made up to then are included).
 	 */
-	metricsBetween(ad: Ad, fromMs: number, toMs: number): Float64Array {
+	metricsBetween(ad: Ad, fromMs: number, toMs: number, asOfMs = this.nowMs()): Float64Array {
 		const totals = new Float64Array(METRIC_COUNT);
 		const lo = Math.max(Math.ceil(ad.runFrom / SLOT_MS), Math.ceil(fromMs / SLOT_MS));
 		const hi = Math.min(slotsUntil(ad.runUntil), Math.floor(toMs / SLOT_MS));
-		if (lo < hi) this.metrics.addRange(ad.profile, lo, hi, totals);
+		if (lo < hi) this.metrics.addRange(ad.profile, lo, hi, totals, asOfMs);
 		return totals;
 	}
 

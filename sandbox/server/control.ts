@@ -2,6 +2,7 @@ import { formatRateLimit, parseRateLimit, type RateLimiter } from '../auth/rateL
 import type { ServiceTime } from '../auth/serviceTime';
 import { lifetimeViolation, type Sessions } from '../auth/sessions';
 import type { SandboxClock } from '../clock';
+import { formatRestatements, parseRestatements } from '../metrics/restatements';
 import { isPlatform, PLATFORMS } from '../platform';
 import type { SandboxData } from '../data/sandboxData';
 import { bucketZone } from '../metrics/time';
@@ -57,6 +58,7 @@ function settingsState(target: ControlTarget): Reply {
 		json: {
 			platform: target.data.platform,
 			rateLimit: formatRateLimit(target.rateLimiter.settings),
+			restatements: formatRestatements(target.data.restatements.settings),
 			username: session.username,
 			password: session.password,
 			tokenLifetimeSeconds: session.tokenLifetimeSeconds,
@@ -80,6 +82,14 @@ function applySessionSettings(target: ControlTarget, b: Record<string, unknown>)
 			throw fieldError('rateLimit', (error as Error).message);
 		}
 	}
+	let restatements: ReturnType<typeof parseRestatements> | undefined;
+	if (b.restatements !== undefined) {
+		try {
+			restatements = parseRestatements(b.restatements);
+		} catch (error) {
+			throw fieldError('restatements', (error as Error).message);
+		}
+	}
 	for (const field of ['tokenLifetimeSeconds', 'refreshLifetimeSeconds']) {
 		const problem = b[field] === undefined ? null : lifetimeViolation(b[field]);
 		if (problem) throw fieldError(field, problem);
@@ -90,6 +100,7 @@ function applySessionSettings(target: ControlTarget, b: Record<string, unknown>)
 	}
 	if (isPlatform(b.platform)) target.data.setPlatform(b.platform);
 	if (rateLimit !== undefined) target.rateLimiter.set(rateLimit);
+	if (restatements !== undefined) target.data.setRestatements(restatements);
 	const session = target.sessions.settings;
 	if (typeof b.tokenLifetimeSeconds === 'number')
 		session.tokenLifetimeSeconds = b.tokenLifetimeSeconds;
@@ -116,6 +127,22 @@ function serviceTimeState(target: ControlTarget): Reply {
 		json: {
 			now: new Date(target.serviceTime.nowMs()).toISOString(),
 			offsetMs: target.serviceTime.offsetMs,
+		},
+	};
+}
+
+function restatementState(target: ControlTarget): Reply {
+	return {
+		status: 200,
+		json: {
+			restatements: formatRestatements(target.data.restatements.settings),
+			events: target.data.restatementEvents().map((event) => ({
+				day: event.day,
+				at: new Date(event.atMs).toISOString(),
+				...(event.campaignId !== undefined ? { campaign_id: event.campaignId } : {}),
+				...(event.adId !== undefined ? { ad_id: event.adId } : {}),
+				source: event.source,
+			})),
 		},
 	};
 }
@@ -238,6 +265,22 @@ export function handleControl(
 			case 'DELETE /rate-limit':
 				target.rateLimiter.reset(jsonBody(body).resetCounts === true);
 				return { status: 200, json: target.rateLimiter.state(target.serviceTime.nowMs()) };
+			case 'GET /restatements':
+				return restatementState(target);
+			case 'POST /restatements': {
+				const b = jsonBody(body);
+				if (b.restatements !== undefined)
+					applySessionSettings(target, { restatements: b.restatements });
+				const items =
+					b.restate === undefined ? [] : Array.isArray(b.restate) ? b.restate : [b.restate];
+				if (!items.every(isPlainObject))
+					throw fieldError(
+						'restate',
+						'must be an object { day, campaign_id } or { day, ad_id }, or an array of them',
+					);
+				for (const item of items as Record<string, unknown>[]) target.data.forceRestatement(item);
+				return restatementState(target);
+			}
 			case 'GET /service-time':
 				return serviceTimeState(target);
 			case 'POST /service-time': {

@@ -60,7 +60,8 @@ describe('CLI (npm run sandbox)', () => {
 
 	test('speaks the telegram form by default; sign-in with the printed username and password; lifetimes and the limit from flags', async () => {
 		const args = ['--port', '0', '--frozen', '--token-lifetime', '5', '--refresh-lifetime', '50'];
-		await withCli([...args, '--rate-limit', '2/60'], async (info) => {
+		const more = ['--rate-limit', '2/60', '--restatements', 'off'];
+		await withCli([...args, ...more], async (info) => {
 			expect(info).toMatchObject({ platform: 'telegram', token: 'sandbox-token' });
 			expect(info.username).toEqual(expect.any(String));
 			expect(info.password).toEqual(expect.any(String));
@@ -87,6 +88,7 @@ describe('CLI (npm run sandbox)', () => {
 			expect(settings).toMatchObject({
 				platform: 'telegram',
 				rateLimit: '2/60',
+				restatements: 'off',
 				tokenLifetimeSeconds: 5,
 				refreshLifetimeSeconds: 50,
 			});

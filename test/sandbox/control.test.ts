@@ -107,6 +107,7 @@ describe('HTTP control endpoints under /__sandbox/', () => {
 		expect((await control('POST', 'settings', { legacyReportDisabled: true })).body).toEqual({
 			platform: 'ext',
 			rateLimit: 'off',
+			restatements: 'off',
 			username: sandbox().username,
 			password: sandbox().password,
 			tokenLifetimeSeconds: 3600,
