@@ -9,7 +9,7 @@ let sandbox: Sandbox | undefined;
 
 serve({
 	start: async (args) => {
-		sandbox = await Sandbox.start(args as { now: string });
+		sandbox = await Sandbox.start({ platform: 'ext', ...(args as { now: string }) });
 		return { baseUrl: sandbox.baseUrl, clientApiUrl: sandbox.clientApiUrl, token: sandbox.token };
 	},
 	handlerTimeMs: () => sandbox?.data.handlerTimeMs ?? 0,

@@ -1,16 +1,23 @@
-/** An API error answered as DRF-like JSON: `{ detail, errors? }`. */
+/**
+ * An API error answered as DRF-like JSON: `{ detail, errors? }`, plus any `extra` fields (the real
+ * service's sign-in answers also carry `status_code`).
+ */
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
 		readonly detail: string,
 		readonly errors?: Record<string, string[]>,
 		readonly headers: Record<string, string> = {},
+		readonly extra: Record<string, unknown> = {},
 	) {
 		super(detail);
 	}
 
 	body(): Record<string, unknown> {
-		return this.errors ? { detail: this.detail, errors: this.errors } : { detail: this.detail };
+		const base = this.errors
+			? { detail: this.detail, errors: this.errors }
+			: { detail: this.detail };
+		return { ...base, ...this.extra };
 	}
 }
 

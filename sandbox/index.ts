@@ -1,8 +1,19 @@
+import { defaultRateLimit, parseRateLimit, RateLimiter } from './auth/rateLimit';
+import { ServiceTime } from './auth/serviceTime';
+import {
+	DEFAULT_PASSWORD,
+	DEFAULT_REFRESH_LIFETIME_SECONDS,
+	DEFAULT_TOKEN_LIFETIME_SECONDS,
+	DEFAULT_USERNAME,
+	Sessions,
+} from './auth/sessions';
 import { SandboxClock, type SandboxClockApi } from './clock';
+import { DEFAULT_RESTATEMENTS, NO_RESTATEMENTS, parseRestatements } from './metrics/restatements';
 import { SandboxData } from './data/sandboxData';
 import { bucketZone } from './metrics/time';
 import { FaultController } from './faults';
 import { BASE_PREFIX, CLIENT_PREFIX, SandboxHttpServer } from './server/httpServer';
+import { DEFAULT_PLATFORM, isPlatform, PLATFORMS, type Platform } from './platform';
 import type { LoggedRequest, SandboxOptions } from './types';
 
 export { FaultController, FAULT_KINDS } from './faults';
@@ -10,6 +21,14 @@ export type { FaultKind, FaultSettings } from './faults';
 export { SandboxData } from './data/sandboxData';
 export type { ApiName, LoggedRequest, MultipartBody, SandboxOptions, UploadedFile } from './types';
 export type { SandboxClockApi } from './clock';
+export { PLATFORM_NAMES, PLATFORMS, fillPath } from './platform';
+export type { Platform, PlatformNames } from './platform';
+export { RateLimiter, parseRateLimit, REAL_RATE_LIMIT } from './auth/rateLimit';
+export type { RateLimit } from './auth/rateLimit';
+export { Sessions, SANDBOX_USER_ID } from './auth/sessions';
+export { ServiceTime } from './auth/serviceTime';
+export { parseRestatements, DEFAULT_RESTATEMENTS } from './metrics/restatements';
+export type { RestatementEvent, RestatementSettings } from './metrics/restatements';
 
 export const DEFAULT_TOKEN = 'sandbox-token';
 export const DEFAULT_AD_COUNT = 1200;
@@ -19,19 +38,27 @@ function defaultNow(): Date {
 }
 
 /**
- * A stateful, deterministic emulator of every endpoint of the advertising API spec, on 127.0.0.1.
- * `baseUrl` serves statistics, report and ad endpoints; `clientApiUrl` serves pixel events, KKTU,
- * media and audiences.
+ * A stateful, deterministic emulator of every endpoint of the advertising API, on 127.0.0.1, in
+ * one of two forms (`platform`): the real service's (`telegram`) or the interface spec's (`ext`).
+ * `baseUrl` serves sign-in, statistics, report and ad endpoints; `clientApiUrl` serves pixel
+ * events, KKTU, media and audiences.
  */
 export class Sandbox {
 	readonly port: number;
 	readonly baseUrl: string;
 	readonly clientApiUrl: string;
+	/** The static token: valid in both forms, never expires. */
 	readonly token: string;
 	readonly clock: SandboxClockApi;
 	readonly faults: FaultController;
 	readonly requests: LoggedRequest[];
 	readonly data: SandboxData;
+	/** Sign-in, refresh and tokens. */
+	readonly sessions: Sessions;
+	/** The per-user, per-path rate limit; `answered429` counts its refusals. */
+	readonly rateLimiter: RateLimiter;
+	/** The time tokens and the rate limit follow: the wall clock, which tests may move ahead. */
+	readonly serviceTime: ServiceTime;
 
 	private constructor(
 		private readonly http: SandboxHttpServer,
@@ -42,6 +69,9 @@ export class Sandbox {
 			faults: FaultController;
 			requests: LoggedRequest[];
 			data: SandboxData;
+			sessions: Sessions;
+			rateLimiter: RateLimiter;
+			serviceTime: ServiceTime;
 		},
 	) {
 		this.port = init.port;
@@ -52,12 +82,39 @@ export class Sandbox {
 		this.faults = init.faults;
 		this.requests = init.requests;
 		this.data = init.data;
+		this.sessions = init.sessions;
+		this.rateLimiter = init.rateLimiter;
+		this.serviceTime = init.serviceTime;
+	}
+
+	/** The form the API speaks now (the control API may switch it). */
+	get platform(): Platform {
+		return this.data.platform;
+	}
+
+	get username(): string {
+		return this.sessions.settings.username;
+	}
+
+	get password(): string {
+		return this.sessions.settings.password;
 	}
 
 	static async start(options: SandboxOptions = {}): Promise<Sandbox> {
+		const platform = options.platform ?? DEFAULT_PLATFORM;
+		if (!isPlatform(platform))
+			throw new Error(`platform must be one of ${PLATFORMS.join(', ')}, got ${String(platform)}`);
 		const start = options.now ?? defaultNow();
 		const clock = new SandboxClock(start, options.clock ?? 'frozen');
 		const data = new SandboxData({
+			platform,
+			// On by default in the real form; the spec form keeps served figures as they are.
+			restatements:
+				options.restatements === undefined
+					? platform === 'telegram'
+						? DEFAULT_RESTATEMENTS
+						: NO_RESTATEMENTS
+					: parseRestatements(options.restatements),
 			seed: options.seed ?? 1,
 			adCount: options.adCount ?? DEFAULT_AD_COUNT,
 			clock,
@@ -67,18 +124,46 @@ export class Sandbox {
 		const faults = new FaultController();
 		const requests: LoggedRequest[] = [];
 		const token = options.token ?? DEFAULT_TOKEN;
-		const http = new SandboxHttpServer({
+		const serviceTime = new ServiceTime();
+		const sessions = new Sessions(
 			token,
+			{
+				username: options.username ?? DEFAULT_USERNAME,
+				password: options.password ?? DEFAULT_PASSWORD,
+				tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
+				refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? DEFAULT_REFRESH_LIFETIME_SECONDS,
+			},
+			serviceTime,
+		);
+		const rateLimiter = new RateLimiter(
+			options.rateLimit === undefined
+				? defaultRateLimit(platform)
+				: parseRateLimit(options.rateLimit),
+		);
+		const http = new SandboxHttpServer({
 			clock,
 			faults,
 			data,
 			requests,
+			sessions,
+			rateLimiter,
+			serviceTime,
 			clearLog: () => {
 				requests.length = 0;
 			},
 		});
 		const port = await http.listen(options.port ?? 0);
-		return new Sandbox(http, { port, token, clock, faults, requests, data });
+		return new Sandbox(http, {
+			port,
+			token,
+			clock,
+			faults,
+			requests,
+			data,
+			sessions,
+			rateLimiter,
+			serviceTime,
+		});
 	}
 
 	/** Empties the request log (the array keeps its identity). */

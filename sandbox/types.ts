@@ -1,6 +1,33 @@
+import type { RateLimit } from './auth/rateLimit';
+import type { RestatementSettings } from './metrics/restatements';
+import type { Platform } from './platform';
+
 export interface SandboxOptions {
-	/** Bearer token the API accepts; default 'sandbox-token'. */
+	/**
+	 * The form the API speaks: 'telegram' (default), the real service's paths, field names, cabinet
+	 * ids and formats, with its rate limit on; or 'ext', exactly as the interface spec writes it.
+	 */
+	platform?: Platform;
+	/** Static bearer token the API accepts in both forms; it never expires. Default 'sandbox-token'. */
 	token?: string;
+	/** The one username and password sign-in accepts; defaults in auth/sessions.ts. */
+	username?: string;
+	password?: string;
+	/** Seconds an access token from sign-in or refresh lives; default 3600. */
+	tokenLifetimeSeconds?: number;
+	/** Seconds a refresh token lives; default 2592000 (30 days). */
+	refreshLifetimeSeconds?: number;
+	/**
+	 * Requests per user and path: "10/60", { requests, windowSeconds }, or "off" / null. Default
+	 * 10/60 in the telegram form and off in the ext form.
+	 */
+	rateLimit?: string | RateLimit | null;
+	/**
+	 * Restatements of ended days' figures: "3%/3d" (a share of campaign-days, restated within that
+	 * many days after the day ends), { percent, withinDays }, or "off" / null. Default 3%/3d in the
+	 * telegram form and off in the ext form.
+	 */
+	restatements?: string | RestatementSettings | null;
 	/** Listening port; default 0 (ephemeral). */
 	port?: number;
 	/** Initial clock instant; default the real current time rounded down to the minute. */
@@ -50,6 +77,8 @@ export interface LoggedRequest {
 	/** 0 while the request is in flight, and for faults that never answer (reset, stall). */
 	status: number;
 	fault?: string;
+	/** Answered 429 by the rate limit (not an injected fault). */
+	rateLimited?: boolean;
 	/** API requests the sandbox was working on when this one arrived, this one included. */
 	open: number;
 }

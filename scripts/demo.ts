@@ -11,7 +11,7 @@ import { itemsOf, listExamples, runExample } from '../harness';
 const OUTPUT_DIR = join(__dirname, '..', 'demo-output');
 
 async function main(): Promise<void> {
-	const sandbox = await Sandbox.start();
+	const sandbox = await Sandbox.start({ platform: 'ext' });
 	console.log(`Sandbox API on ${sandbox.baseUrl} (client API ${sandbox.clientApiUrl})\n`);
 	mkdirSync(OUTPUT_DIR, { recursive: true });
 	let failures = 0;

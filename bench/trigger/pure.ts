@@ -38,7 +38,7 @@ export interface PureAnswer {
 
 /** One settled hour of real sandbox rows, used as the shape of every hour. */
 async function hourTemplate(grouping: string): Promise<IDataObject[]> {
-	const sandbox = await Sandbox.start({ now: START });
+	const sandbox = await Sandbox.start({ platform: 'ext', now: START });
 	try {
 		return sandbox.data.statsRows({
 			period_from: '2026-03-09T10:00:00Z',

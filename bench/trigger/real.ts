@@ -40,7 +40,7 @@ export interface RealAnswer {
 }
 
 export async function realPolls(args: RealArgs): Promise<RealAnswer> {
-	const sandbox = await Sandbox.start({ now: START });
+	const sandbox = await Sandbox.start({ platform: 'ext', now: START });
 	const credentials = {
 		accessToken: sandbox.token,
 		baseUrl: sandbox.baseUrl,

@@ -4,16 +4,7 @@ import { DAY_MS, SLOT_MS } from '../metrics/time';
 import { asTargetBot, KNOWN_BOTS, MIN_BOT_DAILY_USERS } from './bots';
 import { CAMPAIGNS, CABINETS, OBJECTS, type ObjectTemplate } from './cabinets';
 import { isoWithOffset } from './format';
-import {
-	EVENT_ID_KEY,
-	type Ad,
-	type AdFields,
-	type AdStatus,
-	type AdType,
-	type Cabinet,
-	type PixelEvent,
-	type Schedule,
-} from './model';
+import type { Ad, AdFields, AdStatus, AdType, Cabinet, PixelEvent, Schedule } from './model';
 
 export const FIRST_AD_ID = 10001;
 export const AD_EXT_ID_OFFSET = 700_000_000;
@@ -163,6 +154,8 @@ export interface AdSeedInput {
 	anchorMs: number;
 	kktuLeafIds: readonly string[];
 	pixelEvents: readonly PixelEvent[];
+	/** The field the pixel events carry their platform id in. */
+	eventIdField: string;
 }
 
 /**
@@ -277,7 +270,9 @@ export function seedAds(input: AdSeedInput): Ad[] {
 			target_bots:
 				adType === 'target_bots' ? rng.sample(goodBots, rng.int(1, 2)).map(asTargetBot) : null,
 			eventId:
-				cabinetEvents.length > 0 && rng.chance(0.35) ? rng.pick(cabinetEvents)[EVENT_ID_KEY] : null,
+				cabinetEvents.length > 0 && rng.chance(0.35)
+					? (rng.pick(cabinetEvents)[input.eventIdField] as string)
+					: null,
 		};
 		ads.push({
 			id,

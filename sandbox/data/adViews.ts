@@ -1,8 +1,8 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import { ACTIONS, CLICKS, OPENS, SPEND, VIEWS } from '../metrics/metricSource';
 import { dottedDateTime, isoWithOffset, ratioNumber, round2 } from './format';
 import type { Ad } from './model';
 import type { SandboxData } from './sandboxData';
+import { timezoneAsServed } from './scheduleTimezone';
 
 /** spec 2.5: the ad detail object, keys in the spec's order. */
 export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
@@ -10,9 +10,10 @@ export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
 	const cabinet = data.cabinet(ad.accountId);
 	const event =
 		f.eventId === null ? undefined : data.pixelEventByPlatformId(ad.accountId, f.eventId);
+	const names = data.names.fields;
 	return {
 		ad_id: ad.id,
-		[`${PLATFORM}_id`]: ad.extId,
+		[names.adPlatformId]: ad.extId,
 		account_id: ad.accountId,
 		account_name: cabinet?.name ?? '',
 		campaign_id: ad.campaignId,
@@ -59,9 +60,9 @@ export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
 		end_date: f.end_date,
 		schedule: f.schedule,
 		use_selected_timezone: f.use_selected_timezone,
-		schedule_timezone: f.schedule_timezone,
+		schedule_timezone: timezoneAsServed(data.platform, f.schedule_timezone),
 		website_photo_url: f.website_photo_url,
-		[`${PLATFORM}_account_type`]: cabinet?.extAccountType ?? 0,
+		[names.accountType]: cabinet?.extAccountType ?? 0,
 		currency: cabinet?.currency ?? 'EUR',
 		only_crypto: f.only_crypto,
 		exclude_crypto: f.exclude_crypto,
@@ -69,7 +70,7 @@ export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
 		target_search: f.target_search,
 		target_bots: f.target_bots,
 		event: {
-			[`${PLATFORM}_event_id`]: f.eventId,
+			[names.eventId]: f.eventId,
 			name: event?.title ?? null,
 		},
 	};

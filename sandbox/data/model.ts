@@ -1,4 +1,3 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import type { Currency } from './currencies';
 import type { MetricProfile } from '../metrics/metricProfile';
 
@@ -15,12 +14,22 @@ export interface Cabinet {
 	/** False: the token has no rights on this cabinet (pixel and audience endpoints answer 403). */
 	permitted: boolean;
 	extAccountType: number;
+	/** The cabinet list's legal_name, category_key and category_name (real form only). */
+	legalName: string;
+	categoryKey: string;
+	categoryName: string;
+	/**
+	 * The free balance at the sandbox's initial clock instant, in the cabinet's currency: the deposit
+	 * is worked out from it, so later spend moves the balances (see data/accounts.ts).
+	 */
+	availableAtStart: number;
 }
 
 export interface Campaign {
 	id: number;
 	name: string;
 	account_id: string;
+	description: string;
 }
 
 export type AdType = 'target_channels' | 'target_users' | 'target_search' | 'target_bots';
@@ -116,13 +125,12 @@ export interface KktuNode {
 	children: KktuNode[];
 }
 
-/** Field names that carry the platform's name (spec "Naming note"), built from PLATFORM. */
-export const EVENT_ID_KEY = `${PLATFORM}_event_id` as const;
-export const PIXEL_ID_KEY = `${PLATFORM}_pixel_id` as const;
-export const PLATFORM_ID_KEY = `${PLATFORM}_id` as const;
-
-/** spec 2.7 stored fields (ads_count and code_snippet are derived when served), plus the cabinet. */
-export type PixelEvent = {
+/**
+ * spec 2.7 stored fields (ads_count and code_snippet are derived when served), plus the cabinet.
+ * The event's id on the platform is stored under the current form's name (`ext_event_id` or
+ * `tg_event_id`, see platform.ts), so records read the way the API serves them.
+ */
+export interface PixelEvent {
 	id: string;
 	account_id: string;
 	pixel_id: string;
@@ -131,21 +139,26 @@ export type PixelEvent = {
 	status: 'active' | 'inactive';
 	created_at: string;
 	last_triggered_at: string | null;
-} & Record<typeof EVENT_ID_KEY, string>;
+	[platformEventIdField: string]: string | null;
+}
 
-/** spec 2.8 base pixel code, exactly as served. */
-export type PixelCode = { id: string; code_snippet: string } & Record<typeof PIXEL_ID_KEY, string>;
+/** spec 2.8 base pixel code, exactly as served (`{ id, ext_pixel_id | tg_pixel_id, code_snippet }`). */
+export type PixelCode = Record<string, string>;
 
 export interface PixelEventType {
 	type: string;
 	label: string;
 }
 
-/** spec 2.8 audience (served without account_id). */
-export type Audience = { account_id: string; title: string } & Record<
-	typeof PLATFORM_ID_KEY,
-	number
->;
+/**
+ * spec 2.8 audience (served without account_id). Its platform id is stored under the current
+ * form's name (`ext_id` or `tg_id`).
+ */
+export interface Audience {
+	account_id: string;
+	title: string;
+	[platformIdField: string]: string | number;
+}
 
 export interface AudienceUpload {
 	accountId: string;

@@ -1,12 +1,5 @@
-import { PLATFORM } from '../../nodes/shared/platform';
-import {
-	EVENT_ID_KEY,
-	PIXEL_ID_KEY,
-	type Cabinet,
-	type PixelCode,
-	type PixelEvent,
-	type PixelEventType,
-} from './model';
+import type { PlatformNames } from '../platform';
+import type { Cabinet, PixelCode, PixelEvent, PixelEventType } from './model';
 import { isoWithOffset } from './format';
 import { DAY_MS, HOUR_MS } from '../metrics/time';
 
@@ -28,34 +21,46 @@ export function pixelIdOf(cabinetIndex: number): { id: string; platformPixelId: 
 }
 
 /** Sequence numbers give event ids 31001, 31002, ... and platform event ids 7700013, 7700026, ... */
-export function pixelEventIds(seq: number): { id: string } & Record<typeof EVENT_ID_KEY, string> {
-	return { id: String(31000 + seq), [EVENT_ID_KEY]: String(7700000 + seq * 13) };
+export function pixelEventIds(
+	seq: number,
+	names: PlatformNames,
+): { id: string } & Record<string, string> {
+	return { id: String(31000 + seq), [names.fields.eventId]: String(7700000 + seq * 13) };
 }
 
-export function eventSnippet(extPixelId: string, extEventId: string): string {
-	return `<script>window.${PLATFORM}Pixel && ${PLATFORM}Pixel('event', '${extPixelId}', '${extEventId}');</script>`;
+/** An event's snippet: the real form calls `tgp('event', '<id>')`; the spec form names its pixel too. */
+export function eventSnippet(names: PlatformNames, pixelId: string, eventId: string): string {
+	const fn = names.pixelFunction;
+	return names.platform === 'telegram'
+		? `<script>${fn}('event', '${eventId}');</script>`
+		: `<script>window.${fn} && ${fn}('event', '${pixelId}', '${eventId}');</script>`;
 }
 
-export function baseCode(cabinetIndex: number): PixelCode {
+export function baseCode(cabinetIndex: number, names: PlatformNames): PixelCode {
 	const { id, platformPixelId } = pixelIdOf(cabinetIndex);
+	const fn = names.pixelFunction;
 	return {
 		id,
-		[PIXEL_ID_KEY]: platformPixelId,
+		[names.fields.pixelId]: platformPixelId,
 		code_snippet:
 			`<script async src="https://pixel.sandbox.invalid/${platformPixelId}.js"></script>` +
-			`<script>window.${PLATFORM}Pixel=window.${PLATFORM}Pixel||function(){(window.${PLATFORM}Pixel.q=window.${PLATFORM}Pixel.q||[]).push(arguments)};` +
-			`${PLATFORM}Pixel('init', '${platformPixelId}');</script>`,
+			`<script>window.${fn}=window.${fn}||function(){(window.${fn}.q=window.${fn}.q||[]).push(arguments)};` +
+			`${fn}('init', '${platformPixelId}');</script>`,
 	};
 }
 
-export function seedPixelEvents(cabinets: readonly Cabinet[], anchorMs: number): PixelEvent[] {
+export function seedPixelEvents(
+	cabinets: readonly Cabinet[],
+	anchorMs: number,
+	names: PlatformNames,
+): PixelEvent[] {
 	const events: PixelEvent[] = [];
 	let seq = 0;
 	cabinets.forEach((cabinet, cabinetIndex) => {
 		for (const template of SEEDED_EVENTS) {
 			seq += 1;
 			events.push({
-				...pixelEventIds(seq),
+				...pixelEventIds(seq, names),
 				account_id: cabinet.account_id,
 				pixel_id: pixelIdOf(cabinetIndex).id,
 				title: template.title,

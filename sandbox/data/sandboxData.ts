@@ -1,5 +1,12 @@
 import type { SandboxClock } from '../clock';
 import { MetricSource, METRIC_COUNT } from '../metrics/metricSource';
+import {
+	Restatements,
+	type RestatementEvent,
+	type RestatementSettings,
+} from '../metrics/restatements';
+import { fieldError } from '../errors';
+import { DAY_MS } from '../metrics/time';
 import { SLOT_MS } from '../metrics/time';
 import { isPlainObject } from '../errors';
 import { slotsUntil } from '../stats/aggregate';
@@ -12,23 +19,22 @@ import { FIRST_AD_ID, seedAds } from './adSeed';
 import { adDetail, adListItem } from './adViews';
 import { FIRST_CREATED_AUDIENCE_ID, SEEDED_AUDIENCES } from './audienceSeed';
 import { KNOWN_BOTS } from './bots';
-import { CABINETS, CAMPAIGNS } from './cabinets';
+import { CABINETS, CAMPAIGNS, cabinetIdMap } from './cabinets';
 import { EUR_RATES } from './currencies';
 import { buildKktuTree, flattenKktu } from './kktu';
-import {
-	EVENT_ID_KEY,
-	PLATFORM_ID_KEY,
-	type Ad,
-	type Audience,
-	type AudienceUpload,
-	type Cabinet,
-	type Campaign,
-	type KktuNode,
-	type KnownBot,
-	type MediaUpload,
-	type PixelCode,
-	type PixelEvent,
-	type PixelEventType,
+import { PLATFORM_NAMES, type Platform, type PlatformNames } from '../platform';
+import type {
+	Ad,
+	Audience,
+	AudienceUpload,
+	Cabinet,
+	Campaign,
+	KktuNode,
+	KnownBot,
+	MediaUpload,
+	PixelCode,
+	PixelEvent,
+	PixelEventType,
 } from './model';
 import {
 	baseCode,
@@ -41,6 +47,10 @@ import {
 
 export interface SandboxDataInit {
 	seed: number;
+	/** The form the API speaks: names of paths and fields, cabinet ids, formats. */
+	platform: Platform;
+	/** How figures of ended days are restated by default (see metrics/restatements.ts). */
+	restatements: RestatementSettings;
 	adCount: number;
 	clock: SandboxClock;
 	/** Initial clock instant: seeded creation times and delivery windows are relative to it. */
@@ -56,7 +66,11 @@ export class SandboxData {
 	readonly kktu: KktuNode[] = buildKktuTree();
 	readonly pixelEvents: PixelEvent[];
 	readonly pixelEventTypes: readonly PixelEventType[] = PIXEL_EVENT_TYPES;
-	readonly audiences: Audience[] = SEEDED_AUDIENCES.map((a) => ({ ...a }));
+	readonly audiences: Audience[] = SEEDED_AUDIENCES.map((a) => ({
+		account_id: a.account_id,
+		[PLATFORM_NAMES.ext.fields.audienceId]: a.platformId,
+		title: a.title,
+	}));
 	readonly audienceUploads: AudienceUpload[] = [];
 	readonly mediaUploads: MediaUpload[] = [];
 	readonly bots: readonly KnownBot[] = KNOWN_BOTS;
@@ -82,8 +96,15 @@ export class SandboxData {
 	version = 0;
 
 	readonly metrics: MetricSource;
+	readonly restatements: Restatements;
 	readonly stats: StatsEngine;
 	private readonly clock: SandboxClock;
+	/** The seeded ads are the first this many of `ads`; the rest were created through the API. */
+	readonly seededAdCount: number;
+	/** The initial clock instant. */
+	readonly anchorMs: number;
+	/** Everything is seeded in the spec's form, then relabelled to the form asked for. */
+	private currentPlatform: Platform = 'ext';
 	private readonly adsById = new Map<number, Ad>();
 	private readonly kktuById = new Map<string, { node: KktuNode; level: number }>();
 	private nextPixelSeq: number;
@@ -92,10 +113,19 @@ export class SandboxData {
 	constructor(init: SandboxDataInit) {
 		this.seed = init.seed;
 		this.clock = init.clock;
+		this.seededAdCount = init.adCount;
+		this.anchorMs = init.anchorMs;
 		this.metrics = new MetricSource(init.seed);
+		this.restatements = new Restatements(
+			init.seed,
+			init.anchorMs,
+			(adId) => this.adsById.get(adId)?.campaignId,
+			init.restatements,
+		);
+		this.metrics.restatements = this.restatements;
 		this.stats = new StatsEngine(this);
 		for (const entry of flattenKktu(this.kktu)) this.kktuById.set(entry.node.id, entry);
-		this.pixelEvents = seedPixelEvents(this.cabinets, init.anchorMs);
+		this.pixelEvents = seedPixelEvents(this.cabinets, init.anchorMs, this.names);
 		this.nextPixelSeq = this.pixelEvents.length + 1;
 		this.ads = seedAds({
 			seed: init.seed,
@@ -103,8 +133,112 @@ export class SandboxData {
 			anchorMs: init.anchorMs,
 			kktuLeafIds: this.kktuIdsAtLevel(3),
 			pixelEvents: this.pixelEvents,
+			eventIdField: this.names.fields.eventId,
 		});
 		for (const ad of this.ads) this.adsById.set(ad.id, ad);
+		this.setPlatform(init.platform);
+	}
+
+	get platform(): Platform {
+		return this.currentPlatform;
+	}
+
+	/** The current form's paths and field names. */
+	get names(): PlatformNames {
+		return PLATFORM_NAMES[this.currentPlatform];
+	}
+
+	/**
+	 * Switches the form: cabinet ids and the platform-named fields of stored records take the new
+	 * form's names, so everything seeded or created so far is served consistently.
+	 */
+	setPlatform(platform: Platform): void {
+		const from = this.currentPlatform;
+		if (platform === from) return;
+		const ids = cabinetIdMap(from, platform);
+		const id = (value: string) => ids.get(value) ?? value;
+		for (const cabinet of this.cabinets) {
+			cabinet.account_id = id(cabinet.account_id);
+			cabinet.id = id(cabinet.id);
+		}
+		for (const campaign of this.campaigns) campaign.account_id = id(campaign.account_id);
+		for (const ad of this.ads) ad.accountId = id(ad.accountId);
+		for (const upload of this.audienceUploads) upload.accountId = id(upload.accountId);
+		for (const upload of this.mediaUploads) upload.accountId = id(upload.accountId);
+		const oldNames = PLATFORM_NAMES[from].fields;
+		const newNames = PLATFORM_NAMES[platform].fields;
+		for (const event of this.pixelEvents) {
+			event.account_id = id(event.account_id);
+			renameKey(event, oldNames.eventId, newNames.eventId);
+		}
+		for (const audience of this.audiences) {
+			audience.account_id = id(audience.account_id);
+			renameKey(audience, oldNames.audienceId, newNames.audienceId);
+		}
+		this.currentPlatform = platform;
+		this.version += 1;
+	}
+
+	/** Changes the default restatements; figures served from now on follow the new setting. */
+	setRestatements(settings: RestatementSettings): void {
+		this.restatements.set(settings);
+		this.version += 1;
+	}
+
+	/**
+	 * Restates, now, a campaign's or one ad's figures of a UTC day (`YYYY-MM-DD`) that has begun:
+	 * every row that sums them changes.
+	 */
+	forceRestatement(target: { day?: unknown; campaign_id?: unknown; ad_id?: unknown }): void {
+		const day = typeof target.day === 'string' ? target.day : '';
+		const dayMs = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
+		if (Number.isNaN(dayMs))
+			throw fieldError(
+				'day',
+				`must be a UTC date written YYYY-MM-DD, got ${JSON.stringify(target.day)}`,
+			);
+		if (dayMs > this.nowMs())
+			throw fieldError(
+				'day',
+				`${day} has not begun on the sandbox clock (${new Date(this.nowMs()).toISOString()})`,
+			);
+		const hasAd = target.ad_id !== undefined;
+		if (hasAd === (target.campaign_id !== undefined))
+			throw fieldError('restate', 'each item names either a campaign_id or an ad_id, with a day');
+		if (hasAd && !this.ad(Number(target.ad_id)))
+			throw fieldError('ad_id', `no ad ${JSON.stringify(target.ad_id)}`);
+		if (!hasAd && !this.campaign(Number(target.campaign_id)))
+			throw fieldError('campaign_id', `no campaign ${JSON.stringify(target.campaign_id)}`);
+		this.restatements.force(
+			{
+				day: dayMs / DAY_MS,
+				...(hasAd ? { adId: Number(target.ad_id) } : { campaignId: Number(target.campaign_id) }),
+			},
+			this.nowMs(),
+		);
+		this.version += 1;
+	}
+
+	/**
+	 * The restatements made since the initial clock instant, up to now, oldest first: those of the
+	 * campaigns the token may see, and every forced one.
+	 */
+	restatementEvents(): RestatementEvent[] {
+		const visible = this.campaigns.filter((c) => this.cabinet(c.account_id)?.permitted === true);
+		return this.restatements.events(
+			visible.map((c) => c.id),
+			this.nowMs(),
+		);
+	}
+
+	/** A pixel event's id on the platform (ext_event_id / tg_event_id). */
+	eventIdOf(event: PixelEvent): string {
+		return event[this.names.fields.eventId] as string;
+	}
+
+	/** An audience's id on the platform (ext_id / tg_id). */
+	audienceIdOf(audience: Audience): number {
+		return audience[this.names.fields.audienceId] as number;
 	}
 
 	nowMs(): number {
@@ -142,43 +276,45 @@ export class SandboxData {
 
 	pixelEventByPlatformId(accountId: string, platformEventId: string): PixelEvent | undefined {
 		return this.pixelEvents.find(
-			(e) => e.account_id === accountId && e[EVENT_ID_KEY] === platformEventId,
+			(e) => e.account_id === accountId && this.eventIdOf(e) === platformEventId,
 		);
 	}
 
 	pixelCode(accountId: string): PixelCode | undefined {
 		const index = this.cabinets.findIndex((c) => c.account_id === accountId);
-		return index < 0 ? undefined : baseCode(index);
+		return index < 0 ? undefined : baseCode(index, this.names);
 	}
 
 	/** spec 2.8 audience as served. */
 	audienceView(audience: Audience): Record<string, unknown> {
-		return { [PLATFORM_ID_KEY]: audience[PLATFORM_ID_KEY], title: audience.title };
+		const key = this.names.fields.audienceId;
+		return { [key]: audience[key], title: audience.title };
 	}
 
 	/** spec 2.7 view of an event, with ads_count and code_snippet derived from current state. */
 	pixelEventView(event: PixelEvent): Record<string, unknown> {
 		const index = this.cabinets.findIndex((c) => c.account_id === event.account_id);
+		const eventId = this.eventIdOf(event);
 		return {
 			id: event.id,
 			pixel_id: event.pixel_id,
-			[EVENT_ID_KEY]: event[EVENT_ID_KEY],
+			[this.names.fields.eventId]: eventId,
 			title: event.title,
 			type: event.type,
 			status: event.status,
 			ads_count: this.ads.filter(
-				(ad) => ad.accountId === event.account_id && ad.fields.eventId === event[EVENT_ID_KEY],
+				(ad) => ad.accountId === event.account_id && ad.fields.eventId === eventId,
 			).length,
 			created_at: event.created_at,
 			last_triggered_at: event.last_triggered_at,
-			code_snippet: eventSnippet(pixelIdOf(index).platformPixelId, event[EVENT_ID_KEY]),
+			code_snippet: eventSnippet(this.names, pixelIdOf(index).platformPixelId, eventId),
 		};
 	}
 
 	createPixelEvent(accountId: string, title: string, type: string, createdAt: string): PixelEvent {
 		const index = this.cabinets.findIndex((c) => c.account_id === accountId);
 		const event: PixelEvent = {
-			...pixelEventIds(this.nextPixelSeq++),
+			...pixelEventIds(this.nextPixelSeq++, this.names),
 			account_id: accountId,
 			pixel_id: pixelIdOf(index).id,
 			title,
@@ -202,7 +338,7 @@ export class SandboxData {
 	createAudience(accountId: string, title: string, entries: string[]): Audience {
 		const audience: Audience = {
 			account_id: accountId,
-			[PLATFORM_ID_KEY]: this.nextAudienceId++,
+			[this.names.fields.audienceId]: this.nextAudienceId++,
 			title,
 		};
 		this.audiences.push(audience);
@@ -242,10 +378,19 @@ export class SandboxData {
 
 	/** Lifetime views, clicks, actions, opens and spend (hundredths) up to the clock's now. */
 	lifetimeMetrics(ad: Ad): Float64Array {
+		return this.metricsBetween(ad, Number.NEGATIVE_INFINITY, this.nowMs());
+	}
+
+	/**
+	 * Views, clicks, actions, opens and spend (hundredths of the cabinet's currency) of the
+	 * 5-minute slots that start at or after `fromMs` and end by `toMs`, as they stood at `asOfMs`
+	 * (the clock's now unless given: restatements made up to then are included).
+	 */
+	metricsBetween(ad: Ad, fromMs: number, toMs: number, asOfMs = this.nowMs()): Float64Array {
 		const totals = new Float64Array(METRIC_COUNT);
-		const lo = Math.ceil(ad.runFrom / SLOT_MS);
-		const hi = Math.min(slotsUntil(ad.runUntil), Math.floor(this.nowMs() / SLOT_MS));
-		if (lo < hi) this.metrics.addRange(ad.profile, lo, hi, totals);
+		const lo = Math.max(Math.ceil(ad.runFrom / SLOT_MS), Math.ceil(fromMs / SLOT_MS));
+		const hi = Math.min(slotsUntil(ad.runUntil), Math.floor(toMs / SLOT_MS));
+		if (lo < hi) this.metrics.addRange(ad.profile, lo, hi, totals, asOfMs);
 		return totals;
 	}
 
@@ -280,4 +425,10 @@ export class SandboxData {
 	legacyReportRows(body: unknown): Record<string, unknown>[] {
 		return legacyReportRows(this, body, this.nowMs());
 	}
+}
+
+function renameKey(record: Record<string, unknown>, from: string, to: string): void {
+	if (from === to || !(from in record)) return;
+	record[to] = record[from];
+	delete record[from];
 }

@@ -6,7 +6,7 @@ import type { Ad, AdFields, AdMedia, AdType, Schedule, TargetBot } from '../data
 import { buildProfile } from '../metrics/metricProfile';
 import { SLOT_MS } from '../metrics/time';
 import { parseIsoDate } from '../stats/isoDate';
-import { EVENT_FIELD } from './adFieldTypes';
+import { timezoneFromRequest } from '../data/scheduleTimezone';
 import { validateAdBody } from './adRules';
 import { json, jsonObjectBody, type Handler } from './context';
 
@@ -78,7 +78,8 @@ export const adCreate: Handler = ({ req, data }) => {
 	const media = typeof body.media_token === 'string' ? mediaFor(data, body.media_token) : null;
 	const schedule = body.schedule === undefined ? fullSchedule() : scheduleFrom(body.schedule);
 	const useTimezone = (body.use_selected_timezone as boolean | undefined) ?? false;
-	const timezone = (body.schedule_timezone as number | undefined) ?? 0;
+	const timezone =
+		timezoneFromRequest(data.platform, (body.schedule_timezone as number | undefined) ?? 0) ?? 0;
 	const startMs = parseIsoDate(body.start_date)?.ms ?? now;
 	const endMs = parseIsoDate(body.end_date)?.ms ?? null;
 	const cpm = body.cpm as number;
@@ -131,7 +132,7 @@ export const adCreate: Handler = ({ req, data }) => {
 		kktu_ids: (body.kktu_ids as string[] | undefined) ?? [],
 		target_search: (body.target_search as string[] | null | undefined) ?? null,
 		target_bots: targetBotsFrom(body.target_bots),
-		eventId: (body[EVENT_FIELD] as string | null | undefined) ?? null,
+		eventId: (body[data.names.fields.eventId] as string | null | undefined) ?? null,
 	};
 	const ad: Ad = {
 		id,

@@ -1,7 +1,7 @@
 import { adDetail } from '../data/adViews';
 import type { AdFields } from '../data/model';
 import { ApiError } from '../errors';
-import { EVENT_FIELD } from './adFieldTypes';
+import { timezoneFromRequest } from '../data/scheduleTimezone';
 import { mediaFor, scheduleFrom } from './adCreate';
 import { adNotFound } from './adGet';
 import { validateAdBody } from './adRules';
@@ -24,7 +24,6 @@ const DIRECT_FIELDS = [
 	'start_date',
 	'end_date',
 	'use_selected_timezone',
-	'schedule_timezone',
 	'kktu_ids',
 ] as const;
 
@@ -45,7 +44,13 @@ export const adEdit: Handler = ({ req, data }) => {
 		updated.media = body.media_token === null ? null : mediaFor(data, body.media_token as string);
 	}
 	if (body.schedule !== undefined) updated.schedule = scheduleFrom(body.schedule);
-	if (body[EVENT_FIELD] !== undefined) updated.eventId = body[EVENT_FIELD] as string | null;
+	if (body.schedule_timezone !== undefined)
+		updated.schedule_timezone = timezoneFromRequest(
+			data.platform,
+			body.schedule_timezone as number | null,
+		);
+	const eventField = data.names.fields.eventId;
+	if (body[eventField] !== undefined) updated.eventId = body[eventField] as string | null;
 	Object.assign(ad.fields, updated);
 	data.adChanged();
 	return data.adWriteAnswer === 'empty' ? { status: 200 } : json(adDetail(data, ad));

@@ -1,4 +1,4 @@
-import { PLATFORM } from '../../nodes/shared/platform';
+import { PLATFORM_NAMES, type Platform } from '../platform';
 
 export type FieldType =
 	| 'string'
@@ -16,13 +16,15 @@ export interface FieldRule {
 	nullable?: boolean;
 }
 
-/** The pixel event field of create and edit (spec 4.6, 4.8). */
-export const EVENT_FIELD = `${PLATFORM}_event_id`;
+/** The pixel event field of create and edit (spec 4.6, 4.8): ext_event_id or tg_event_id. */
+export function eventField(platform: Platform): string {
+	return PLATFORM_NAMES[platform].fields.eventId;
+}
 
 const rule = (type: FieldType, nullable = false): FieldRule => ({ type, nullable });
 
-/** spec 4.6: every create field and its type. */
-export const CREATE_FIELDS: Readonly<Record<string, FieldRule>> = {
+/** spec 4.6: every create field and its type, but the pixel event's (named per form). */
+const COMMON_CREATE_FIELDS: Readonly<Record<string, FieldRule>> = {
 	campaign_id: rule('integer'),
 	title: rule('string'),
 	text: rule('string'),
@@ -76,11 +78,12 @@ export const CREATE_FIELDS: Readonly<Record<string, FieldRule>> = {
 	kktu_ids: rule('string[]'),
 	target_search: rule('string[]', true),
 	target_bots: rule('target-bots', true),
-	[EVENT_FIELD]: rule('string', true),
 };
 
+const CREATE_FIELDS = COMMON_CREATE_FIELDS;
+
 /** spec 4.8: the only fields an edit may carry; types as in 4.6 unless the edit says otherwise. */
-export const EDIT_FIELDS: Readonly<Record<string, FieldRule>> = {
+const COMMON_EDIT_FIELDS: Readonly<Record<string, FieldRule>> = {
 	title: CREATE_FIELDS.title,
 	text: CREATE_FIELDS.text,
 	promote_url: CREATE_FIELDS.promote_url,
@@ -100,8 +103,24 @@ export const EDIT_FIELDS: Readonly<Record<string, FieldRule>> = {
 	use_selected_timezone: CREATE_FIELDS.use_selected_timezone,
 	schedule_timezone: rule('number', true),
 	kktu_ids: CREATE_FIELDS.kktu_ids,
-	[EVENT_FIELD]: CREATE_FIELDS[EVENT_FIELD],
 };
+
+const EVENT_RULE = rule('string', true);
+
+function withEventField(
+	fields: Readonly<Record<string, FieldRule>>,
+): Readonly<Record<Platform, Readonly<Record<string, FieldRule>>>> {
+	return {
+		telegram: { ...fields, [eventField('telegram')]: EVENT_RULE },
+		ext: { ...fields, [eventField('ext')]: EVENT_RULE },
+	};
+}
+
+/** spec 4.6: every create field and its type, in each form. */
+export const CREATE_FIELDS_BY_PLATFORM = withEventField(COMMON_CREATE_FIELDS);
+
+/** spec 4.8: every edit field and its type, in each form. */
+export const EDIT_FIELDS_BY_PLATFORM = withEventField(COMMON_EDIT_FIELDS);
 
 /** Requiredness is not in the spec; these are what any ad needs. */
 export const CREATE_REQUIRED = ['campaign_id', 'title', 'text', 'promote_url', 'cpm', 'budget'];

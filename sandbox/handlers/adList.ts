@@ -8,7 +8,7 @@ import { json, queryValue, queryValues, type Handler } from './context';
 export const AD_LIST_MAX_LIMIT = 500;
 export const AD_LIST_DEFAULT_LIMIT = 50;
 
-const PERIODS = ['today', 'yesterday', 'starts_month', 'all'];
+export const PERIODS = ['today', 'yesterday', 'starts_month', 'all'];
 const KNOWN_PARAMS = [
 	'show_deleted',
 	'period',
@@ -18,7 +18,7 @@ const KNOWN_PARAMS = [
 	'campaign_names',
 ];
 
-function integerParam(
+export function integerParam(
 	errors: FieldErrors,
 	name: string,
 	raw: string | undefined,
@@ -51,7 +51,7 @@ function nameFilter(query: QueryParams, key: string): Set<string> | null {
 }
 
 /** Start of the creation-time window of a `period` value (UTC), or null for all. */
-function periodWindow(period: string, nowMs: number): [number, number] | null {
+export function periodWindow(period: string, nowMs: number): [number, number] | null {
 	const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
 	switch (period) {
 		case 'today':

@@ -1,14 +1,14 @@
 import { findBot, MIN_BOT_DAILY_USERS } from '../data/bots';
-import { EVENT_ID_KEY, PLATFORM_ID_KEY, type Ad, type Cabinet, type Campaign } from '../data/model';
+import type { Ad, Cabinet, Campaign } from '../data/model';
+import { timezoneViolation } from '../data/scheduleTimezone';
 import type { SandboxData } from '../data/sandboxData';
 import { ApiError, FieldErrors, isPlainObject } from '../errors';
 import { parseIsoDate } from '../stats/isoDate';
 import {
-	CREATE_FIELDS,
+	CREATE_FIELDS_BY_PLATFORM,
 	CREATE_REQUIRED,
-	EDIT_FIELDS,
+	EDIT_FIELDS_BY_PLATFORM,
 	ENUMS,
-	EVENT_FIELD,
 	typeName,
 	typeViolation,
 } from './adFieldTypes';
@@ -46,9 +46,14 @@ export function isInviteLink(value: string): boolean {
 
 function checkFieldNamesAndTypes(
 	body: Record<string, unknown>,
-	mode: 'create' | 'edit',
+	ctx: AdRuleContext,
 	errors: FieldErrors,
 ): void {
+	const mode = ctx.mode;
+	const platform = ctx.data.platform;
+	const CREATE_FIELDS = CREATE_FIELDS_BY_PLATFORM[platform];
+	const EDIT_FIELDS = EDIT_FIELDS_BY_PLATFORM[platform];
+	const EVENT_FIELD = ctx.data.names.fields.eventId;
 	const allowed = mode === 'create' ? CREATE_FIELDS : EDIT_FIELDS;
 	for (const [field, value] of Object.entries(body)) {
 		const rule = allowed[field];
@@ -82,10 +87,7 @@ function checkSchedule(value: unknown, errors: FieldErrors): void {
 	if (!isPlainObject(value)) return;
 	for (const [day, hours] of Object.entries(value)) {
 		if (!WEEKDAYS.includes(day)) {
-			errors.add(
-				'schedule',
-				`unknown key "${day}"; allowed keys: ${WEEKDAYS.join(', ')}`,
-			);
+			errors.add('schedule', `unknown key "${day}"; allowed keys: ${WEEKDAYS.join(', ')}`);
 		} else if (
 			!Array.isArray(hours) ||
 			hours.some((h) => !Number.isInteger(h) || h < 0 || h > 23)
@@ -139,11 +141,12 @@ function checkEvent(
 ): void {
 	if (typeof value !== 'string') return;
 	if (ctx.data.pixelEventByPlatformId(cabinet.account_id, value)) return;
+	const EVENT_FIELD = ctx.data.names.fields.eventId;
 	const byId = ctx.data.pixelEventsOf(cabinet.account_id).find((e) => e.id === value);
 	errors.add(
 		EVENT_FIELD,
 		byId
-			? `"${value}" is a pixel event's id; send its ${EVENT_FIELD} ("${byId[EVENT_ID_KEY]}") instead`
+			? `"${value}" is a pixel event's id; send its ${EVENT_FIELD} ("${ctx.data.eventIdOf(byId)}") instead`
 			: `pixel event "${value}" does not exist in cabinet ${cabinet.account_id}; use an ${EVENT_FIELD} from GET /api/pixel_events/?account_id=${cabinet.account_id}`,
 	);
 }
@@ -187,7 +190,7 @@ function checkAudiences(
 	cabinet: Cabinet,
 	errors: FieldErrors,
 ): void {
-	const own = new Set(data.audiencesOf(cabinet.account_id).map((a) => a[PLATFORM_ID_KEY]));
+	const own = new Set(data.audiencesOf(cabinet.account_id).map((a) => data.audienceIdOf(a)));
 	for (const field of ['audiences', 'exclude_audiences']) {
 		const ids = body[field] as number[] | undefined;
 		if (!ids || ids.length === 0) continue;
@@ -233,7 +236,7 @@ function checkDates(
 /** Validates a create (spec 4.6) or edit (spec 4.8) body; throws the 400/403 a real user would get. */
 export function validateAdBody(body: Record<string, unknown>, ctx: AdRuleContext): ValidatedAdBody {
 	const errors = new FieldErrors();
-	checkFieldNamesAndTypes(body, ctx.mode, errors);
+	checkFieldNamesAndTypes(body, ctx, errors);
 	errors.throwIfAny();
 
 	const campaignId =
@@ -286,18 +289,16 @@ export function validateAdBody(body: Record<string, unknown>, ctx: AdRuleContext
 	}
 	if (typeof body.views_per_user === 'number' && body.views_per_user < 1)
 		errors.add('views_per_user', 'must be at least 1');
-	if (
-		typeof body.schedule_timezone === 'number' &&
-		(body.schedule_timezone < -12 || body.schedule_timezone > 14)
-	) {
-		errors.add('schedule_timezone', 'must be a UTC offset in hours from -12 to 14');
+	if (typeof body.schedule_timezone === 'number') {
+		const violation = timezoneViolation(ctx.data.platform, body.schedule_timezone);
+		if (violation) errors.add('schedule_timezone', violation);
 	}
 	if (body.only_crypto === true && body.exclude_crypto === true)
 		errors.add('only_crypto', 'only_crypto and exclude_crypto cannot both be true');
 	checkSchedule(body.schedule, errors);
 	checkDates(body, ctx.existing, errors);
 	checkKktu(body, ctx, cabinet, errors);
-	checkEvent(body[EVENT_FIELD], ctx, cabinet, errors);
+	checkEvent(body[ctx.data.names.fields.eventId], ctx, cabinet, errors);
 	checkTargetBots(body.target_bots, errors);
 	checkAudiences(body, ctx.data, cabinet, errors);
 	if (

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Sessions } from '../auth/sessions';
 import type { SandboxData } from '../data/sandboxData';
 import { ApiError, fieldError, isPlainObject } from '../errors';
 import type { ParsedBody } from '../server/requestBody';
@@ -13,12 +15,14 @@ export interface ApiRequest {
 	query: QueryParams;
 	rawQuery: string;
 	contentType?: string;
+	headers: IncomingHttpHeaders;
 	body: ParsedBody;
 }
 
 export interface HandlerContext {
 	req: ApiRequest;
 	data: SandboxData;
+	sessions: Sessions;
 }
 
 export type Handler = (ctx: HandlerContext) => Reply | Promise<Reply>;

@@ -1,5 +1,4 @@
 import { isoWithOffset } from '../data/format';
-import { EVENT_ID_KEY } from '../data/model';
 import { ApiError, fieldError, FieldErrors } from '../errors';
 import { json, jsonObjectBody, NO_CONTENT, queryValue, type Handler } from './context';
 import { accessibleCabinet } from './pixelAccess';
@@ -92,7 +91,7 @@ export const pixelEventDelete: Handler = ({ req, data }) => {
 	if (!event) throw new ApiError(404, `Pixel event ${eventId} not found in account ${accountId}.`);
 	data.deletePixelEvent(event);
 	for (const ad of data.ads) {
-		if (ad.accountId === accountId && ad.fields.eventId === event[EVENT_ID_KEY])
+		if (ad.accountId === accountId && ad.fields.eventId === data.eventIdOf(event))
 			ad.fields.eventId = null;
 	}
 	return NO_CONTENT;

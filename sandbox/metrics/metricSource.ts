@@ -2,8 +2,15 @@ import { avalanche, fraction, hash32 } from '../random';
 import type { MetricProfile } from './metricProfile';
 import { SLOTS_PER_DAY, SLOTS_PER_HOUR } from './time';
 
+/** Which ad-days are restated as of an instant (see restatements.ts). */
+export interface RestatementSource {
+	readonly active: boolean;
+	/** 1 for figures as first served; otherwise the factor every hour of that UTC day is scaled by. */
+	factor(adId: number, day: number, asOfMs: number): number;
+}
+
 /** Local bindings: global lookups are slow inside vm contexts (jest), and these run per slot. */
-const { floor, min, round } = Math;
+const { ceil, floor, min, round } = Math;
 
 /** Positions inside a metric vector. Spend is in hundredths of the ad's cabinet currency. */
 export const VIEWS = 0;
@@ -35,13 +42,36 @@ export class MetricSource {
 	private readonly weights = new Float64Array(SLOTS_PER_HOUR);
 	private slotsAdId = -1;
 	private slotsHour = -1;
+	private slotsFactor = 1;
+	/** Restatements, when the sandbox has any; null keeps every figure as first served. */
+	restatements: RestatementSource | null = null;
 
 	constructor(private readonly seed: number) {}
 
-	/** Adds slots [lo, hi) (absolute 5-minute indices) of the ad to `acc`; callers clip to window and now. */
-	addRange(profile: MetricProfile, lo: number, hi: number, acc: Float64Array): void {
+	/**
+	 * Adds slots [lo, hi) (absolute 5-minute indices) of the ad to `acc`, as they stood at `asOfMs`
+	 * (restatements made later are not seen); callers clip to window and now.
+	 */
+	addRange(
+		profile: MetricProfile,
+		lo: number,
+		hi: number,
+		acc: Float64Array,
+		asOfMs = Number.POSITIVE_INFINITY,
+	): void {
+		const restatements = this.restatements?.active ? this.restatements : null;
 		let slot = lo;
 		while (slot < hi) {
+			if (restatements) {
+				const day = floor(slot / SLOTS_PER_DAY);
+				const factor = restatements.factor(profile.adId, day, asOfMs);
+				if (factor !== 1) {
+					const end = min(hi, (day + 1) * SLOTS_PER_DAY);
+					this.addRestated(profile, slot, end, factor, acc);
+					slot = end;
+					continue;
+				}
+			}
 			if (slot % SLOTS_PER_DAY === 0 && slot + SLOTS_PER_DAY <= hi) {
 				addInto(acc, this.day(profile, slot / SLOTS_PER_DAY));
 				slot += SLOTS_PER_DAY;
@@ -58,6 +88,32 @@ export class MetricSource {
 				}
 				slot = end;
 			}
+		}
+	}
+
+	/** Slots [lo, hi) of one UTC day whose hours are scaled by a restatement's factor. */
+	private addRestated(
+		profile: MetricProfile,
+		lo: number,
+		hi: number,
+		factor: number,
+		acc: Float64Array,
+	): void {
+		let slot = lo;
+		while (slot < hi) {
+			const hour = floor(slot / SLOTS_PER_HOUR);
+			const end = min(hi, (hour + 1) * SLOTS_PER_HOUR);
+			if (slot === hour * SLOTS_PER_HOUR && end === (hour + 1) * SLOTS_PER_HOUR) {
+				this.hour(profile, hour, this.hourVector);
+				scale(this.hourVector, factor);
+				addInto(acc, this.hourVector);
+			} else {
+				const slots = this.slots(profile, hour, factor);
+				for (let k = slot - hour * SLOTS_PER_HOUR; k < end - hour * SLOTS_PER_HOUR; k++) {
+					for (let m = 0; m < METRIC_COUNT; m++) acc[m] += slots[k * METRIC_COUNT + m];
+				}
+			}
+			slot = end;
 		}
 	}
 
@@ -104,13 +160,20 @@ export class MetricSource {
 	 * The hour's twelve slots; clicks follow views, actions follow clicks, so no slot has more clicks
 	 * than views. The last hour is memoized: sub-hour periods walk one hour slot by slot.
 	 */
-	private slots(profile: MetricProfile, hourIndex: number): Float64Array {
+	private slots(profile: MetricProfile, hourIndex: number, factor = 1): Float64Array {
 		const out = this.slotVectors;
-		if (this.slotsAdId === profile.adId && this.slotsHour === hourIndex) return out;
+		if (
+			this.slotsAdId === profile.adId &&
+			this.slotsHour === hourIndex &&
+			this.slotsFactor === factor
+		)
+			return out;
 		this.slotsAdId = profile.adId;
 		this.slotsHour = hourIndex;
+		this.slotsFactor = factor;
 		out.fill(0);
 		this.hour(profile, hourIndex, this.hourVector);
+		if (factor !== 1) scale(this.hourVector, factor);
 		const views = this.hourVector[VIEWS];
 		if (views === 0) return out;
 		const clicks = this.hourVector[CLICKS];
@@ -152,6 +215,16 @@ export class MetricSource {
 		}
 		return out;
 	}
+}
+
+/**
+ * A restated hour: every figure scaled, rounded away from the original (down when the factor
+ * lowers it, up when it raises it), so every figure that was not 0 changes and clicks never exceed
+ * views.
+ */
+function scale(vector: Float64Array, factor: number): void {
+	const round = factor < 1 ? floor : ceil;
+	for (let m = 0; m < METRIC_COUNT; m++) vector[m] = round(vector[m] * factor);
 }
 
 function addInto(acc: Float64Array | number[], add: Float64Array | number[]): void {

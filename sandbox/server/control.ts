@@ -1,4 +1,9 @@
+import { formatRateLimit, parseRateLimit, type RateLimiter } from '../auth/rateLimit';
+import type { ServiceTime } from '../auth/serviceTime';
+import { lifetimeViolation, type Sessions } from '../auth/sessions';
 import type { SandboxClock } from '../clock';
+import { formatRestatements, parseRestatements } from '../metrics/restatements';
+import { isPlatform, PLATFORMS } from '../platform';
 import type { SandboxData } from '../data/sandboxData';
 import { bucketZone } from '../metrics/time';
 import { ApiError, fieldError, isPlainObject } from '../errors';
@@ -18,6 +23,9 @@ export interface ControlTarget {
 	faults: FaultController;
 	data: SandboxData;
 	requests: LoggedRequest[];
+	sessions: Sessions;
+	rateLimiter: RateLimiter;
+	serviceTime: ServiceTime;
 	clearLog(): void;
 }
 
@@ -41,6 +49,102 @@ function jsonBody(body: ParsedBody): Record<string, unknown> {
 	if (body.kind !== 'json' || !isPlainObject(body.value))
 		throw fieldError('body', 'must be a JSON object');
 	return body.value;
+}
+
+function settingsState(target: ControlTarget): Reply {
+	const session = target.sessions.settings;
+	return {
+		status: 200,
+		json: {
+			platform: target.data.platform,
+			rateLimit: formatRateLimit(target.rateLimiter.settings),
+			restatements: formatRestatements(target.data.restatements.settings),
+			username: session.username,
+			password: session.password,
+			tokenLifetimeSeconds: session.tokenLifetimeSeconds,
+			refreshLifetimeSeconds: session.refreshLifetimeSeconds,
+			answerDelayMs: target.data.answerDelayMs,
+			legacyReportDisabled: target.data.legacyReportDisabled,
+			bucketTimeZone: target.data.bucketZone.name,
+		},
+	};
+}
+
+/** Checks every sign-in and form setting of a /settings body first, then applies them together. */
+function applySessionSettings(target: ControlTarget, b: Record<string, unknown>): void {
+	if (b.platform !== undefined && !isPlatform(b.platform))
+		throw fieldError('platform', `must be one of ${PLATFORMS.join(', ')}`);
+	let rateLimit: ReturnType<typeof parseRateLimit> | undefined;
+	if (b.rateLimit !== undefined) {
+		try {
+			rateLimit = parseRateLimit(b.rateLimit);
+		} catch (error) {
+			throw fieldError('rateLimit', (error as Error).message);
+		}
+	}
+	let restatements: ReturnType<typeof parseRestatements> | undefined;
+	if (b.restatements !== undefined) {
+		try {
+			restatements = parseRestatements(b.restatements);
+		} catch (error) {
+			throw fieldError('restatements', (error as Error).message);
+		}
+	}
+	for (const field of ['tokenLifetimeSeconds', 'refreshLifetimeSeconds']) {
+		const problem = b[field] === undefined ? null : lifetimeViolation(b[field]);
+		if (problem) throw fieldError(field, problem);
+	}
+	for (const field of ['username', 'password']) {
+		if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === ''))
+			throw fieldError(field, 'must be a non-empty string');
+	}
+	if (isPlatform(b.platform)) target.data.setPlatform(b.platform);
+	if (rateLimit !== undefined) target.rateLimiter.set(rateLimit);
+	if (restatements !== undefined) target.data.setRestatements(restatements);
+	const session = target.sessions.settings;
+	if (typeof b.tokenLifetimeSeconds === 'number')
+		session.tokenLifetimeSeconds = b.tokenLifetimeSeconds;
+	if (typeof b.refreshLifetimeSeconds === 'number')
+		session.refreshLifetimeSeconds = b.refreshLifetimeSeconds;
+	if (typeof b.username === 'string') session.username = b.username;
+	if (typeof b.password === 'string') session.password = b.password;
+}
+
+function authState(target: ControlTarget): Reply {
+	return {
+		status: 200,
+		json: {
+			...target.sessions.counts,
+			active: target.sessions.active(),
+			serviceTime: new Date(target.serviceTime.nowMs()).toISOString(),
+		},
+	};
+}
+
+function serviceTimeState(target: ControlTarget): Reply {
+	return {
+		status: 200,
+		json: {
+			now: new Date(target.serviceTime.nowMs()).toISOString(),
+			offsetMs: target.serviceTime.offsetMs,
+		},
+	};
+}
+
+function restatementState(target: ControlTarget): Reply {
+	return {
+		status: 200,
+		json: {
+			restatements: formatRestatements(target.data.restatements.settings),
+			events: target.data.restatementEvents().map((event) => ({
+				day: event.day,
+				at: new Date(event.atMs).toISOString(),
+				...(event.campaignId !== undefined ? { campaign_id: event.campaignId } : {}),
+				...(event.adId !== undefined ? { ad_id: event.adId } : {}),
+				source: event.source,
+			})),
+		},
+	};
 }
 
 function clockState(target: ControlTarget): Reply {
@@ -71,7 +175,8 @@ function faultSettings(body: Record<string, unknown>): FaultSettings {
 
 /**
  * Test control under /__sandbox/ (no auth, not logged), for tests that drive the sandbox from
- * another process: clock, faults, request log, ground-truth statistics rows, settings.
+ * another process: clock, faults, request log, ground-truth statistics rows, settings (the form,
+ * sign-in and the rate limit among them), tokens, the rate limit's state, service time.
  */
 export function handleControl(
 	target: ControlTarget,
@@ -122,11 +227,15 @@ export function handleControl(
 			case 'GET /settings':
 			case 'POST /settings': {
 				const b = method === 'POST' ? jsonBody(body) : {};
+				applySessionSettings(target, b);
 				if (typeof b.legacyReportDisabled === 'boolean')
 					target.data.legacyReportDisabled = b.legacyReportDisabled;
 				if (b.bucketTimeZone !== undefined) {
 					if (typeof b.bucketTimeZone !== 'string')
-						throw fieldError('bucketTimeZone', 'must be a string such as "UTC", "+03:00" or "Europe/Berlin"');
+						throw fieldError(
+							'bucketTimeZone',
+							'must be a string such as "UTC", "+03:00" or "Europe/Berlin"',
+						);
 					target.data.bucketZone = bucketZone(b.bucketTimeZone);
 				}
 				if (b.answerDelayMs !== undefined) {
@@ -134,14 +243,50 @@ export function handleControl(
 						throw fieldError('answerDelayMs', 'must be a number of milliseconds, 0 or more');
 					target.data.answerDelayMs = b.answerDelayMs;
 				}
-				return {
-					status: 200,
-					json: {
-						answerDelayMs: target.data.answerDelayMs,
-						legacyReportDisabled: target.data.legacyReportDisabled,
-						bucketTimeZone: target.data.bucketZone.name,
-					},
-				};
+				return settingsState(target);
+			}
+			case 'GET /auth':
+				return authState(target);
+			case 'POST /auth': {
+				const b = jsonBody(body);
+				const expire = b.expire;
+				if (expire !== undefined && !['access', 'refresh', 'all'].includes(expire as string))
+					throw fieldError('expire', 'must be "access", "refresh" or "all"');
+				if (expire !== undefined)
+					target.sessions.expire({
+						access: expire === 'access' || expire === 'all',
+						refresh: expire === 'refresh' || expire === 'all',
+					});
+				if (b.issue === true) return { status: 200, json: { ...target.sessions.issueTokens() } };
+				return authState(target);
+			}
+			case 'GET /rate-limit':
+				return { status: 200, json: target.rateLimiter.state(target.serviceTime.nowMs()) };
+			case 'DELETE /rate-limit':
+				target.rateLimiter.reset(jsonBody(body).resetCounts === true);
+				return { status: 200, json: target.rateLimiter.state(target.serviceTime.nowMs()) };
+			case 'GET /restatements':
+				return restatementState(target);
+			case 'POST /restatements': {
+				const b = jsonBody(body);
+				if (b.restatements !== undefined)
+					applySessionSettings(target, { restatements: b.restatements });
+				const items =
+					b.restate === undefined ? [] : Array.isArray(b.restate) ? b.restate : [b.restate];
+				if (!items.every(isPlainObject))
+					throw fieldError(
+						'restate',
+						'must be an object { day, campaign_id } or { day, ad_id }, or an array of them',
+					);
+				for (const item of items as Record<string, unknown>[]) target.data.forceRestatement(item);
+				return restatementState(target);
+			}
+			case 'GET /service-time':
+				return serviceTimeState(target);
+			case 'POST /service-time': {
+				const b = jsonBody(body);
+				if (b.advanceMs !== undefined) target.serviceTime.advance(Number(b.advanceMs));
+				return serviceTimeState(target);
 			}
 			default:
 				return { status: 404, json: { detail: `Unknown control endpoint ${route}` } };

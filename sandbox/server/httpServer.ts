@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { RATE_LIMIT_EXCEEDED } from '../auth/rateLimit';
+import type { Identity } from '../auth/sessions';
 import type { SandboxData } from '../data/sandboxData';
 import { ApiError } from '../errors';
 import type { FaultController } from '../faults';
@@ -18,9 +20,7 @@ export const CONTROL_PREFIX = '/__sandbox';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-export interface ServerDeps extends ControlTarget {
-	token: string;
-}
+export type ServerDeps = ControlTarget;
 
 function resolveTarget(pathname: string): { api: ApiName; path: string } {
 	for (const [prefix, api] of [
@@ -34,14 +34,28 @@ function resolveTarget(pathname: string): { api: ApiName; path: string } {
 	return { api: 'unknown', path: pathname };
 }
 
-/** spec 5: `Authorization: Bearer <token>`. */
-function authFailure(header: string | undefined, token: string): ApiError | null {
-	const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-	const headers = { 'www-authenticate': 'Bearer realm="api"' };
-	if (!match)
-		return new ApiError(401, 'Authentication credentials were not provided.', undefined, headers);
-	if (match[1] !== token) return new ApiError(401, 'Invalid or expired token.', undefined, headers);
-	return null;
+const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer realm="api"' };
+
+/**
+ * spec 5: `Authorization: Bearer <token>`. The spec form answers DRF-like; the real form as its
+ * sign-in answers do (`{detail, status_code}`), telling an expired token from an unknown one.
+ */
+function authFailure(identity: Identity, platform: 'telegram' | 'ext'): ApiError | null {
+	if (identity.kind === 'valid') return null;
+	if (platform === 'ext') {
+		const detail =
+			identity.kind === 'missing'
+				? 'Authentication credentials were not provided.'
+				: 'Invalid or expired token.';
+		return new ApiError(401, detail, undefined, UNAUTHORIZED_HEADERS);
+	}
+	const detail =
+		identity.kind === 'missing'
+			? 'Not authenticated'
+			: identity.kind === 'expired'
+				? 'Access Token Expired'
+				: 'Could not validate credentials';
+	return new ApiError(401, detail, undefined, UNAUTHORIZED_HEADERS, { status_code: 401 });
 }
 
 const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not found.' } };
@@ -103,6 +117,7 @@ export class SandboxHttpServer {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const contentType = req.headers['content-type'];
 		const target = resolveTarget(pathname);
+		const identity = this.deps.sessions.identify(req.headers.authorization);
 
 		if (target.api === 'control') {
 			await this.handleControlRequest(req, res, method, target.path, contentType);
@@ -115,7 +130,7 @@ export class SandboxHttpServer {
 			api: target.api,
 			path: target.path,
 			query: parseQuery(rawQuery),
-			authorized: authFailure(req.headers.authorization, this.deps.token) === null,
+			authorized: identity.kind === 'valid',
 			status: 0,
 			open: ++this.open,
 		};
@@ -150,7 +165,8 @@ export class SandboxHttpServer {
 		}
 
 		// A slow API, so that tests can see how many requests a node keeps open at once.
-		if (this.data.answerDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.data.answerDelayMs));
+		if (this.data.answerDelayMs > 0)
+			await new Promise((resolve) => setTimeout(resolve, this.data.answerDelayMs));
 		const fault = this.faults.decide(target.path, method);
 		if (fault) {
 			entry.fault = fault.kind;
@@ -161,7 +177,22 @@ export class SandboxHttpServer {
 		const started = performance.now();
 		let reply: Reply;
 		try {
-			const match = matchRoute(target.api, method, target.path);
+			const platform = this.data.platform;
+			const match = matchRoute(platform, target.api, method, target.path);
+			const isPublic = match.kind === 'found' && match.public;
+			// The real service counts each user's requests per URL path; sign-in and refresh carry no
+			// user and are not counted. A request with an expired token still names its user (see
+			// docs/assumptions.md), so it counts; one with an unknown token or none does not.
+			if (
+				!isPublic &&
+				(identity.kind === 'valid' || identity.kind === 'expired') &&
+				!this.deps.rateLimiter.admit(identity.userId, pathname, this.deps.serviceTime.nowMs())
+			) {
+				entry.rateLimited = true;
+				entry.status = 429;
+				sendReply(res, { status: 429, json: { detail: RATE_LIMIT_EXCEEDED } });
+				return;
+			}
 			if (match.kind === 'not-found') {
 				reply = NOT_FOUND;
 			} else if (match.kind === 'method-not-allowed') {
@@ -171,7 +202,7 @@ export class SandboxHttpServer {
 					headers: { allow: match.allowed.join(', ') },
 				};
 			} else {
-				const denied = authFailure(req.headers.authorization, this.deps.token);
+				const denied = isPublic ? null : authFailure(identity, platform);
 				if (denied) throw denied;
 				const request: ApiRequest = {
 					method,
@@ -181,9 +212,14 @@ export class SandboxHttpServer {
 					query: entry.query,
 					rawQuery,
 					contentType,
+					headers: req.headers,
 					body,
 				};
-				reply = await match.handler({ req: request, data: this.data });
+				reply = await match.handler({
+					req: request,
+					data: this.data,
+					sessions: this.deps.sessions,
+				});
 			}
 		} catch (error) {
 			reply = errorReply(error);

@@ -8,11 +8,11 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export class BodyTooLargeError extends Error {}
 
 export type BodyKind =
-	'none' | 'json' | 'multipart' | 'text' | 'invalid-json' | 'invalid-multipart';
+	'none' | 'json' | 'multipart' | 'form' | 'text' | 'invalid-json' | 'invalid-multipart';
 
 export interface ParsedBody {
 	kind: BodyKind;
-	/** Parsed JSON, the multipart body, or the raw text. */
+	/** Parsed JSON, the multipart body, the urlencoded fields (last value wins), or the raw text. */
 	value: unknown;
 	/** Why parsing failed, for the 400 message. */
 	problem?: string;
@@ -89,6 +89,9 @@ export async function parseBody(raw: Buffer, contentType: string | undefined): P
 		}
 	}
 	const text = raw.toString('utf8');
+	if (type.startsWith('application/x-www-form-urlencoded')) {
+		return { kind: 'form', value: Object.fromEntries(new URLSearchParams(text)) };
+	}
 	if (type.includes('json')) {
 		try {
 			return { kind: 'json', value: JSON.parse(text) };

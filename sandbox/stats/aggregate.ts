@@ -92,7 +92,13 @@ export function aggregate(metrics: MetricSource, spec: AggregateSpec): Bucket[] 
 		while (start < hi * SLOT_MS) {
 			const end = zonedPeriodEnd(spec.unit, start, zone);
 			acc.fill(0);
-			metrics.addRange(ad.profile, max(lo, start / SLOT_MS), min(hi, end / SLOT_MS), acc);
+			metrics.addRange(
+				ad.profile,
+				max(lo, start / SLOT_MS),
+				min(hi, end / SLOT_MS),
+				acc,
+				spec.asOfMs,
+			);
 			if (acc[VIEWS] > 0) {
 				if (!group) {
 					group = { ad, buckets: [], byPeriod: new Map() };

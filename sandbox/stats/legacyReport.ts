@@ -5,7 +5,8 @@ import { FieldErrors, fieldError, isPlainObject } from '../errors';
 import { ACTIONS, CLICKS, OPENS, VIEWS } from '../metrics/metricSource';
 import { DAY_MS, type PeriodUnit } from '../metrics/time';
 import { aggregate, type Bucket } from './aggregate';
-import { parseIsoDate } from './isoDate';
+import type { Platform } from '../platform';
+import { parseIsoDate, type ParsedDate } from './isoDate';
 
 const BODY_FIELDS = [
 	'date',
@@ -81,7 +82,39 @@ function idArray(
 	return value.length === 0 ? null : value;
 }
 
-export function validateLegacyBody(body: unknown): LegacyQuery {
+/**
+ * The first millisecond of the day a date_from / date_to stands for.
+ * - Spec form (4.2: "strings in ISO 8601"): a date or a date-time; the UTC day of the instant.
+ * - Real form: a date-time only (its docs send `2024-06-07T00:00:00.000Z`); the day is the calendar
+ *   date written in it, whatever its time and offset, as a server taking the date of the parsed
+ *   date-time would read it. `2024-06-07T00:00:00+03:00` is 7 June.
+ */
+function reportDay(
+	platform: Platform,
+	field: string,
+	value: unknown,
+	errors: FieldErrors,
+): number | null {
+	const parsed: ParsedDate | null = parseIsoDate(value);
+	if (platform === 'ext') {
+		if (!parsed) {
+			errors.add(field, 'is required and must be an ISO 8601 date');
+			return null;
+		}
+		return Math.floor(parsed.ms / DAY_MS) * DAY_MS;
+	}
+	if (!parsed || parsed.dateOnly) {
+		errors.add(
+			field,
+			`is required and must be an ISO 8601 date-time such as 2024-06-07T00:00:00.000Z, got ${JSON.stringify(value)}`,
+		);
+		return null;
+	}
+	const [year, month, day] = (value as string).trim().slice(0, 10).split('-').map(Number);
+	return Date.UTC(year, month - 1, day);
+}
+
+export function validateLegacyBody(body: unknown, platform: Platform): LegacyQuery {
 	if (!isPlainObject(body)) throw fieldError('body', 'must be a JSON object');
 	const errors = new FieldErrors();
 	for (const key of Object.keys(body)) {
@@ -94,14 +127,15 @@ export function validateLegacyBody(body: unknown): LegacyQuery {
 	if (!isPlainObject(date)) {
 		errors.add('date', 'is required: an object with date_from and date_to (ISO 8601)');
 	} else {
-		const from = parseIsoDate(date.date_from);
-		const to = parseIsoDate(date.date_to);
-		if (!from) errors.add('date.date_from', 'is required and must be an ISO 8601 date');
-		if (!to) errors.add('date.date_to', 'is required and must be an ISO 8601 date');
-		if (from && to) {
-			fromMs = Math.floor(from.ms / DAY_MS) * DAY_MS;
-			toMs = Math.floor(to.ms / DAY_MS) * DAY_MS + DAY_MS - 1;
-			if (from.ms > to.ms) errors.add('date.date_from', 'must not be after date.date_to');
+		const from = reportDay(platform, 'date.date_from', date.date_from, errors);
+		const to = reportDay(platform, 'date.date_to', date.date_to, errors);
+		if (from !== null && to !== null) {
+			fromMs = from;
+			toMs = to + DAY_MS - 1;
+			const fromInstant = parseIsoDate(date.date_from)?.ms ?? from;
+			const toInstant = parseIsoDate(date.date_to)?.ms ?? to;
+			if (from > to || fromInstant > toInstant)
+				errors.add('date.date_from', 'must not be after date.date_to');
 		}
 	}
 	if (!sameArray(body.platform, [10])) errors.add('platform', 'is required and must be [10]');
@@ -202,7 +236,7 @@ export function legacyReportRows(
 	body: unknown,
 	nowMs: number,
 ): Record<string, unknown>[] {
-	const q = validateLegacyBody(body);
+	const q = validateLegacyBody(body, data.platform);
 	const ads = data.ads.filter(
 		(ad) =>
 			data.cabinet(ad.accountId)?.permitted === true &&

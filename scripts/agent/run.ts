@@ -279,7 +279,7 @@ async function main(): Promise<number> {
 	const { work } = setUp;
 
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-	const sandbox = await Sandbox.start({ now, clock: 'frozen' });
+	const sandbox = await Sandbox.start({ platform: 'ext', now, clock: 'frozen' });
 	const files = {
 		'banner.png': { type: 'image/png', body: PNG },
 		'page.html': {

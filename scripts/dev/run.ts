@@ -152,7 +152,7 @@ async function main(): Promise<void> {
 	rmSync(join(workDir, 'logs'), { recursive: true, force: true }); // this run's logs only
 	installPackage(userFolder, 'link');
 
-	const sandbox = await Sandbox.start({ port: args.sandboxPort, clock: 'real' });
+	const sandbox = await Sandbox.start({ platform: 'ext', port: args.sandboxPort, clock: 'real' });
 	const session = new N8nSession({
 		runtime,
 		workDir,

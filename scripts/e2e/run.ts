@@ -81,8 +81,8 @@ async function main(): Promise<number> {
 
 	// Both sandboxes start at the same frozen instant with the same seed: identical data and ids.
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-	const sandbox = await Sandbox.start({ now, clock: 'frozen' });
-	const twin = await Sandbox.start({ now, clock: 'frozen' });
+	const sandbox = await Sandbox.start({ platform: 'ext', now, clock: 'frozen' });
+	const twin = await Sandbox.start({ platform: 'ext', now, clock: 'frozen' });
 	console.log(
 		`  sandbox API for n8n on ${sandbox.baseUrl}, its twin for the harness on ${twin.baseUrl}`,
 	);

@@ -197,7 +197,7 @@ async function main(): Promise<number> {
 	const shots = mkdtempSync(join(tmpdir(), 'ad-cabinet-editor-screenshots-'));
 	let t: number;
 
-	const sandbox = await Sandbox.start({ clock: 'frozen' });
+	const sandbox = await Sandbox.start({ platform: 'ext', clock: 'frozen' });
 	console.log(`  sandbox API on ${sandbox.baseUrl}`);
 	const session = await stageSession(setUp);
 	const examples = listExamples();

@@ -89,7 +89,7 @@ async function main(): Promise<number> {
 	try {
 		postgres = await startPostgres(join(work, 'postgres'));
 		redis = await startRedis(join(work, 'redis'));
-		sandbox = await Sandbox.start({ now: new Date(), clock: 'real' });
+		sandbox = await Sandbox.start({ platform: 'ext', now: new Date(), clock: 'real' });
 		sink = await startSink(0);
 		console.log(
 			`  PostgreSQL ${postgres.version}, Redis ${redis.version}, sandbox API ${sandbox.baseUrl}, row store ${sink.url}`,

@@ -1,7 +1,9 @@
-import { PLATFORM } from '../../nodes/shared/platform';
-import { EVENT_ID_KEY } from '../../sandbox/data/model';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
+const EVENT_ID_KEY = 'ext_event_id';
 
 const CREATE = `/api/advertisement/${PLATFORM}/`;
 const EVENT = `${PLATFORM}_event_id`;
@@ -237,7 +239,7 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 		await expect400({ ...DE, [EVENT]: [event[EVENT_ID_KEY]] }, EVENT, 'only one');
 		await expect400({ ...DE, [EVENT]: 'missing' }, EVENT, 'does not exist');
 		await expect400({ ...DE, [EVENT]: foreign[EVENT_ID_KEY] }, EVENT, 'cabinet 100002');
-		await expect400({ ...DE, [EVENT]: event.id }, EVENT, event[EVENT_ID_KEY]);
+		await expect400({ ...DE, [EVENT]: event.id }, EVENT, event[EVENT_ID_KEY] as string);
 		const ok = await create({ ...DE, [EVENT]: event[EVENT_ID_KEY] });
 		expect(ok.status).toBe(201);
 		expect(ok.body.event).toEqual({ [EVENT]: event[EVENT_ID_KEY], name: event.title });

@@ -1,7 +1,9 @@
-import { PLATFORM } from '../../nodes/shared/platform';
-import { EVENT_ID_KEY } from '../../sandbox/data/model';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
+const EVENT_ID_KEY = 'ext_event_id';
 
 const EVENT = `${PLATFORM}_event_id`;
 const path = (id: number | string) => `/api/advertisement/${PLATFORM}/${id}`;

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { PLATFORM } from '../../nodes/shared/platform';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
 
 const ID = `${PLATFORM}_id`;
 const list = (account: string) => `/api/advertisement/${PLATFORM}/${account}/audiences/`;

@@ -1,7 +1,9 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import { apiRequests } from '../../harness/sandbox';
 import { apiClient, rawFetch } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
 
 describe('HTTP control endpoints under /__sandbox/', () => {
 	const sandbox = useSandbox({ adCount: 40, now: '2026-03-10T12:00:00Z' });
@@ -103,6 +105,13 @@ describe('HTTP control endpoints under /__sandbox/', () => {
 
 	test('settings: legacyReportDisabled', async () => {
 		expect((await control('POST', 'settings', { legacyReportDisabled: true })).body).toEqual({
+			platform: 'ext',
+			rateLimit: 'off',
+			restatements: 'off',
+			username: sandbox().username,
+			password: sandbox().password,
+			tokenLifetimeSeconds: 3600,
+			refreshLifetimeSeconds: 2_592_000,
 			answerDelayMs: 0,
 			bucketTimeZone: 'UTC',
 			legacyReportDisabled: true,

@@ -1,7 +1,9 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import { Sandbox } from '../../sandbox/index';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
 
 describe('fault injection (test control)', () => {
 	const sandbox = useSandbox({ now: TEST_NOW, adCount: 20 });
@@ -127,7 +129,7 @@ describe('fault injection (test control)', () => {
 	});
 
 	test('stop() closes promptly even with a stalled request open', async () => {
-		const own = await Sandbox.start({ adCount: 5 });
+		const own = await Sandbox.start({ platform: 'ext', adCount: 5 });
 		own.faults.set({ rate: 1, kinds: ['stall'] });
 		const pending = fetch(`${own.baseUrl}/api/report/objects`, {
 			headers: { authorization: `Bearer ${own.token}` },

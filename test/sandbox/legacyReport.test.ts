@@ -1,6 +1,8 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
 
 const PATH = `/api/report/${PLATFORM}view`;
 const BODY = {

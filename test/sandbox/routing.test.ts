@@ -1,6 +1,8 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import { apiClient, rawFetch, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
 
 describe('addresses, paths and auth (spec 5)', () => {
 	const sandbox = useSandbox({ now: TEST_NOW });

@@ -1,5 +1,7 @@
-import { PLATFORM } from '../../nodes/shared/platform';
 import { Sandbox } from '../../sandbox/index';
+
+/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+const PLATFORM = 'ext';
 
 describe('seeded data', () => {
 	let a: Sandbox;
@@ -7,9 +9,9 @@ describe('seeded data', () => {
 	let other: Sandbox;
 	beforeAll(async () => {
 		[a, b, other] = await Promise.all([
-			Sandbox.start({ now: '2026-03-10T12:34:00Z', adCount: 300 }),
-			Sandbox.start({ now: '2026-03-10T12:34:00Z', adCount: 300 }),
-			Sandbox.start({ now: '2026-03-10T12:34:00Z', adCount: 300, seed: 2 }),
+			Sandbox.start({ platform: 'ext', now: '2026-03-10T12:34:00Z', adCount: 300 }),
+			Sandbox.start({ platform: 'ext', now: '2026-03-10T12:34:00Z', adCount: 300 }),
+			Sandbox.start({ platform: 'ext', now: '2026-03-10T12:34:00Z', adCount: 300, seed: 2 }),
 		]);
 	});
 	afterAll(() => Promise.all([a.stop(), b.stop(), other.stop()]));
@@ -95,7 +97,7 @@ describe('seeded data', () => {
 	});
 
 	test('2500 ads are supported', async () => {
-		const large = await Sandbox.start({ now: '2026-03-10T12:34:00Z', adCount: 2500 });
+		const large = await Sandbox.start({ platform: 'ext', now: '2026-03-10T12:34:00Z', adCount: 2500 });
 		try {
 			expect(large.data.ads).toHaveLength(2500);
 			const rows = large.data.statsRows({

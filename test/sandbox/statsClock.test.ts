@@ -65,7 +65,7 @@ describe('the clock and the open period (spec 4.1)', () => {
 
 	test('a real clock ticks with wall time', async () => {
 		const { Sandbox } = await import('../../sandbox/index');
-		const ticking = await Sandbox.start({ clock: 'real', now: '2026-01-01T00:00:00Z', adCount: 1 });
+		const ticking = await Sandbox.start({ platform: 'ext', clock: 'real', now: '2026-01-01T00:00:00Z', adCount: 1 });
 		try {
 			const start = ticking.clock.now().getTime();
 			await new Promise((resolve) => setTimeout(resolve, 30));
@@ -82,7 +82,7 @@ describe('the clock and the open period (spec 4.1)', () => {
 	test('the default clock is the current time rounded down to the minute', async () => {
 		const { Sandbox } = await import('../../sandbox/index');
 		const before = Date.now();
-		const fresh = await Sandbox.start({ adCount: 1 });
+		const fresh = await Sandbox.start({ platform: 'ext', adCount: 1 });
 		try {
 			const now = fresh.clock.now().getTime();
 			expect(now % 60_000).toBe(0);

@@ -4,7 +4,8 @@ import { Sandbox, type SandboxOptions } from '../../sandbox';
 export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
-		sandbox = await Sandbox.start(options);
+		// The nodes speak the spec's form for now; a test asks for the real form by passing platform.
+		sandbox = await Sandbox.start({ platform: 'ext', ...options });
 	});
 	afterAll(async () => {
 		await sandbox?.stop();
