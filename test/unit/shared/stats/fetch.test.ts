@@ -510,6 +510,31 @@ describe("fetchStatsWindow: the trigger's window", () => {
 		expect(fake.request).not.toHaveBeenCalled();
 	});
 
+	// Known defect, reported: without an offset in period_date no clock is learned, so the pieces
+	// are cut every 2 days wherever that falls, and the period holding each cut comes back twice,
+	// as two partial rows (here 05:00 on Nov 8 and on Nov 10).
+	test.failing('period dates without an offset: still no period twice', async () => {
+		const api = new FakeStatsApi(
+			{
+				unit: 'hour',
+				offsetMinutes: 330,
+				campaigns: [4],
+				slotMs: 5 * MINUTE,
+				fromMs: windowFrom - DAY,
+				toMs: NOW.getTime(),
+			},
+			{ noOffset: true },
+		);
+		const rows = await fetchStatsWindow.call(
+			api.context().ctx,
+			hourQuery,
+			{ fromMs: windowFrom, toMs: NOW.getTime(), now: NOW },
+			{ parallel: 1 },
+		);
+		const periods = rows.map((row) => String(row.period_date));
+		expect(periods.filter((period, i) => periods.indexOf(period) !== i)).toEqual([]);
+	});
+
 	test('an empty window sends nothing', async () => {
 		const api = hoursApi();
 		const fake = api.context();

@@ -224,6 +224,19 @@ describe("connectionOptions: the node's Request Options", () => {
 		});
 	});
 
+	// Known defect, reported: a proxy that is not a URL escapes as a bare TypeError "Invalid URL",
+	// which names neither the field nor the rule.
+	test.failing('a proxy that is not an address is refused naming the field', () => {
+		let error: unknown;
+		try {
+			optionsFor({ proxy: 'http://exa mple:8080' });
+		} catch (caught) {
+			error = caught;
+		}
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toMatch(/Proxy/);
+	});
+
 	test('a proxy with or without a scheme, default ports, and credentials decoded', () => {
 		expect(optionsFor({ proxy: 'proxy.test:3128' }).proxy).toEqual({
 			host: 'proxy.test',
