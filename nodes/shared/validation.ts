@@ -29,9 +29,17 @@ export function invalidInput(
 export function redactedUrl(text: string): string {
 	try {
 		const url = new URL(text);
-		if (!/^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) || !url.host) return text;
-		const hidden = url.username || url.password || url.search || url.hash;
-		return `${url.protocol}//${url.host}${url.pathname}${hidden ? ' (credentials, query and fragment not shown)' : ''}`;
+		const signed = /^(https?|ftps?):$/i.test(url.protocol) && (url.search !== '' || url.hash !== '');
+		const login = url.username !== '' || url.password !== '';
+		if (!login && !signed) return text;
+		url.username = '';
+		url.password = '';
+		if (signed) {
+			url.search = '';
+			url.hash = '';
+		}
+		const hidden = [login ? 'user and password' : '', signed ? 'query' : ''].filter(Boolean).join(' and ');
+		return `${url.href} (${hidden} not shown)`;
 	} catch {
 		return text;
 	}

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, type ApiBase } from '../constants';
 import { baseUrlFrom } from './baseUrl';
+import { invalidInput } from '../validation';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import type { RequestGate } from './gate';
@@ -55,7 +56,18 @@ export function connectionOptions(ctx: IExecuteFunctions, itemIndex: number): Co
 	if (typeof raw.timeout === 'number' && raw.timeout > 0) options.timeout = raw.timeout;
 	if (raw.allowUnauthorizedCerts === true) options.skipSslCertificateValidation = true;
 	if (typeof raw.proxy === 'string' && raw.proxy.trim() !== '') {
-		const proxy = new URL(raw.proxy.includes('://') ? raw.proxy : `http://${raw.proxy}`);
+		let proxy: URL;
+		try {
+			proxy = new URL(raw.proxy.includes('://') ? raw.proxy : `http://${raw.proxy}`);
+		} catch {
+			throw invalidInput(
+				ctx.getNode(),
+				'Proxy (Request Options)',
+				'must be an address such as http://proxy.example.com:8080 or proxy.example.com:8080',
+				itemIndex,
+				raw.proxy,
+			);
+		}
 		options.proxy = {
 			host: proxy.hostname,
 			port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),

@@ -222,7 +222,7 @@ describe('fetchStats: one cursor', () => {
 			.catch((e: unknown) => e)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period; it only reads data, so that is safe.',
+			'The statistics API returned the same cursor twice, so paging stopped to avoid an endless loop. Try again or narrow the period. It only reads data, so running it again is safe.',
 		);
 		expect(error.context.itemIndex).toBe(2);
 		expect(fake.request).toHaveBeenCalledTimes(2);

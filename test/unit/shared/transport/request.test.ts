@@ -44,6 +44,7 @@ describe('apiRequest', () => {
 			encoding: 'text',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			timeout: DEFAULT_TIMEOUT_MS,
+			disableFollowRedirect: true,
 		});
 	});
 
@@ -208,6 +209,7 @@ describe("connectionOptions: the node's Request Options", () => {
 		const ctx = {
 			getNodeParameter: (name: string, _index: number, fallback: unknown) =>
 				name === 'requestOptions' ? requestOptions : fallback,
+			getNode: () => ({ name: 'Stats', type: 'adCabinetStats', typeVersion: 1, position: [0, 0], parameters: {} }),
 		} as unknown as IExecuteFunctions;
 		return connectionOptions(ctx, 0);
 	}
@@ -226,7 +228,7 @@ describe("connectionOptions: the node's Request Options", () => {
 
 	// Known defect, reported: a proxy that is not a URL escapes as a bare TypeError "Invalid URL",
 	// which names neither the field nor the rule.
-	test.failing('a proxy that is not an address is refused naming the field', () => {
+	test('a proxy that is not an address is refused naming the field', () => {
 		let error: unknown;
 		try {
 			optionsFor({ proxy: 'http://exa mple:8080' });
@@ -234,7 +236,7 @@ describe("connectionOptions: the node's Request Options", () => {
 			error = caught;
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toMatch(/Proxy/);
+		expect((error as Error).message).toMatch(/^Proxy \(Request Options\): must be an address such as http:\/\/proxy\.example\.com:8080.*Nothing was sent to the API\.$/);
 	});
 
 	test('a proxy with or without a scheme, default ports, and credentials decoded', () => {

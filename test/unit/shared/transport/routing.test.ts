@@ -119,7 +119,10 @@ describe('routed: every declarative operation through send', () => {
 			{ json: { id: 1 }, pairedItem: { item: 4 } },
 			{ json: { id: 2 }, pairedItem: { item: 4 } },
 		]);
-		expect(routing.makeRoutingRequest).toHaveBeenCalledWith({ ...data, options: data.options });
+		expect(routing.makeRoutingRequest).toHaveBeenCalledWith({
+			...data,
+			options: { ...data.options, disableFollowRedirect: true },
+		});
 	});
 
 	test('a GET is retried on 503; a POST is not; an operation may say it is a read', async () => {

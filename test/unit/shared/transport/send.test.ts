@@ -57,9 +57,13 @@ describe('send: the one way a request leaves for the API', () => {
 		);
 		expect(result).toEqual({ ok: true });
 		expect(fake.request).toHaveBeenCalledTimes(1);
-		expect(fake.request).toHaveBeenCalledWith('adCabinetApi', GET);
-		// n8n's helper needs the context as `this`.
-		expect(fake.request.mock.contexts[0]).toBe(fake.ctx);
+		// Never following a redirect: the token must not go to another host.
+		expect(fake.request).toHaveBeenCalledWith('adCabinetApi', { ...GET, disableFollowRedirect: true });
+		// n8n's helper gets the context as `this`, with a cancel signal that also fires at the deadline.
+		const bounded = fake.request.mock.contexts[0] as { getExecutionCancelSignal: () => AbortSignal };
+		expect(Object.getPrototypeOf(bounded)).toBe(fake.ctx);
+		expect(bounded.getExecutionCancelSignal()).toBeInstanceOf(AbortSignal);
+		expect(bounded.getExecutionCancelSignal().aborted).toBe(false);
 	});
 
 	test('a read is retried on 503 and then succeeds, after a backoff wait', async () => {
@@ -299,7 +303,10 @@ describe('send: the one way a request leaves for the API', () => {
 		} as unknown as DeclarativeRestApiSettings.ResultOptions;
 		await expect(send(fake.ctx, { routing, ctx: routingCtx }, policy())).resolves.toBe(items);
 		expect(makeRoutingRequest).toHaveBeenCalledTimes(2);
-		expect(makeRoutingRequest).toHaveBeenCalledWith(routing);
+		expect(makeRoutingRequest).toHaveBeenCalledWith({
+			...routing,
+			options: { ...routing.options, disableFollowRedirect: true },
+		});
 		expect(fake.request).not.toHaveBeenCalled();
 	});
 });
