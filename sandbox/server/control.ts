@@ -257,7 +257,13 @@ export function handleControl(
 						access: expire === 'access' || expire === 'all',
 						refresh: expire === 'refresh' || expire === 'all',
 					});
-				if (b.issue === true) return { status: 200, json: { ...target.sessions.issueTokens() } };
+				if (b.issue === true) {
+					const issued = target.sessions.issueTokens();
+					return {
+						status: 200,
+						json: { access_token: issued.accessToken, refresh_token: issued.refreshToken },
+					};
+				}
 				return authState(target);
 			}
 			case 'GET /rate-limit':

@@ -181,8 +181,9 @@ export class SandboxHttpServer {
 			const match = matchRoute(platform, target.api, method, target.path);
 			const isPublic = match.kind === 'found' && match.public;
 			// The real service counts each user's requests per URL path; sign-in and refresh carry no
-			// user and are not counted. A request with an expired token still names its user (see
-			// docs/assumptions.md), so it counts; one with an unknown token or none does not.
+			// user and are not counted. A request with an expired token still names its user, so it
+			// counts; one with an unknown token or none does not (docs/development.md, the sandbox's
+			// two forms).
 			if (
 				!isPublic &&
 				(identity.kind === 'valid' || identity.kind === 'expired') &&

@@ -194,6 +194,9 @@ describe('sign-in and tokens, telegram form (POST /api/v2/login, GET /api/v2/acc
 			expect(after.refreshes).toBe(before.refreshes + 1);
 			expect(after.failedRefreshes).toBe(before.failedRefreshes + 1);
 			expect(after.active.refresh).toBe(0);
+			const issued = (await auth.control('POST', 'auth', { issue: true })).body;
+			expect(Object.keys(issued).sort()).toEqual(['access_token', 'refresh_token']);
+			expect((await objects(issued.access_token)).status).toBe(200);
 			const bad = await auth.control('POST', 'settings', { tokenLifetimeSeconds: 0 });
 			expect(bad.status).toBe(400);
 			expect(bad.body.detail).toContain('tokenLifetimeSeconds');
