@@ -81,4 +81,6 @@ export interface LoggedRequest {
 	rateLimited?: boolean;
 	/** API requests the sandbox was working on when this one arrived, this one included. */
 	open: number;
+	/** Wall-clock time (ms) it arrived: the time the rate limit counts by. */
+	receivedAt?: number;
 }

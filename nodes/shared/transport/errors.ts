@@ -15,7 +15,7 @@ const STATUS_ADVICE: Record<number, string> = {
 	410: 'The API has switched this endpoint off; use another operation.',
 	413: 'The file or request is larger than the API accepts: send a smaller one.',
 	422: 'The API does not support one of the values sent: change it and send the request again.',
-	429: 'The API is rate limiting this token: wait a minute, or lower the batch size under Request Options.',
+	429: 'The API limits how many requests an account may send to one address in a minute (10 per 60 s on the real service), and every workflow and worker using the account shares that budget. Check that Rate Limit Requests and Rate Limit Window in the credential match the API, then run again after a minute.',
 	500: 'The API had an internal error: try again later, and contact the API provider if it persists.',
 	502: 'The API gateway could not reach the service: try again later.',
 	503: 'The API is temporarily unavailable: try again later.',
@@ -26,7 +26,7 @@ const STATUS_ADVICE: Record<number, string> = {
 const STATUS_DETAIL: Record<number, string> = {
 	401: 'The API did not accept the access token: it is wrong, expired or revoked. The token is the one in the Ad Cabinet API credential this node uses.',
 	403: 'The token is valid but not allowed on this cabinet or record.',
-	429: 'Requests from this token arrive faster than the API allows. n8n already waited and retried reads.',
+	429: 'Requests from this account arrive faster than the API allows. n8n already waited out the block and sent the request again.',
 };
 
 export interface ErrorContext {

@@ -11,6 +11,7 @@ import { invalidInput } from '../validation';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import type { RequestGate } from './gate';
+import { pacingFor } from './pacing';
 import { DEFAULT_TIMEOUT_MS, send, type RequestContext } from './send';
 
 export type { RequestContext };
@@ -36,6 +37,8 @@ export interface ApiRequest {
 	gate?: RequestGate;
 	/** When the whole run must end (from runDeadline()); nothing is sent past it. */
 	runEndsAt?: number;
+	/** Told how long the API's rate limit made this request wait before it started. */
+	onPaced?: (ms: number) => void;
 }
 
 export interface ConnectionOptions {
@@ -132,6 +135,7 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 		gate: request.gate,
 		timeoutMs: options.timeout,
 		runEndsAt: request.runEndsAt,
+		pace: pacingFor(this.getNode(), credentials, options.url, request.onPaced),
 		accept: (answer) => {
 			const response = answer as { body: unknown; statusCode: number };
 			return (request.expectJson === false

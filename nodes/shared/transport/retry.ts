@@ -23,7 +23,8 @@ function delayFor(failure: Failure, attempt: number, policy: RetryPolicy): numbe
 /**
  * Runs one request, retrying transient failures (429 honouring Retry-After, 5xx, resets, timeouts,
  * cut-short bodies) with bounded exponential backoff — only when `idempotent`, because a create or
- * upload that may have reached the server must never be sent twice. When it gives up, throws what
+ * upload that may have reached the server must never be sent twice; a 429, which the API answers
+ * without performing the request, is repeated for writes too. When it gives up, throws what
  * `giveUp` makes of the last failure and the number of attempts.
  */
 export async function withRetry<T>(
@@ -44,7 +45,9 @@ export async function withRetry<T>(
 		// Our own input errors are not transport failures: they pass through untouched.
 		if (caught instanceof NodeOperationError) throw caught;
 		const failure = readFailure(caught);
-		if (!idempotent || !isRetryable(failure) || n >= policy.maxAttempts) {
+		// A 429 means the API did not perform the request, so even a write may be sent again.
+		const repeatable = idempotent || failure.status === 429;
+		if (!repeatable || !isRetryable(failure) || n >= policy.maxAttempts) {
 			throw giveUp(failure, n);
 		}
 		onRetry?.(failure);

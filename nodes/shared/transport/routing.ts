@@ -12,6 +12,7 @@ import { guardItem } from '../perItem';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
+import { pacingFor } from './pacing';
 import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
@@ -111,6 +112,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						secrets: secretsOf(credentials),
 						timeoutMs: typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : undefined,
 						runEndsAt,
+						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);

@@ -11,6 +11,7 @@ import { CREDENTIAL_TYPE } from '../constants';
 import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './errors';
 import { DeadlineExceeded, type Failure } from './failure';
 import type { RequestGate } from './gate';
+import { pacer, type PaceLimit } from './pacing';
 import { DEFAULT_RETRY, withRetry } from './retry';
 
 /** Every kind of n8n function context a request to the API is made from. */
@@ -46,6 +47,8 @@ export interface SendPolicy<T> {
 	timeoutMs?: number;
 	/** When the whole run must end (Date.now() time); no attempt starts or waits past it. */
 	runEndsAt?: number;
+	/** The API's rate limit for this request's path; undefined when pacing is off. */
+	pace?: { key: string; limit: PaceLimit; onWait?: (ms: number) => void };
 }
 
 /** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
@@ -107,11 +110,16 @@ export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: S
 	const gate = policy.gate;
 	let generation = 0;
 	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const pace = policy.pace;
 	return await withRetry(
 		async () => {
 			if (gate) generation = await gate.acquire();
 			let answer: unknown;
 			try {
+				if (pace) {
+					const waited = await pacer.admit(pace.key, pace.limit);
+					if (waited > 0) pace.onWait?.(waited);
+				}
 				const left = (policy.runEndsAt ?? Infinity) - Date.now();
 				if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
 				answer = await transmit(ctx, outgoing, Math.min(timeoutMs, left));
@@ -133,7 +141,11 @@ export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: S
 		(failure) => {
 			// A run that already failed does not wait to retry.
 			gate?.throwIfClosed();
-			if (failure.status === 429) gate?.slowDown(generation, failure.retryAfterMs);
+			if (failure.status === 429) {
+				// Sending again while the API blocks the path would extend the block: wait it out.
+				if (pace) pacer.block(pace.key, pace.limit);
+				gate?.slowDown(generation, failure.retryAfterMs);
+			}
 		},
 	);
 }

@@ -5,7 +5,8 @@ import type {
 	INodeProperties,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { MAX_PAGE_SIZE } from '../../../shared/constants';
+import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../../shared/constants';
+import { paceLimitOf, type PaceLimit } from '../../../shared/transport/pacing';
 import { presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
 	adObjectsField,
@@ -243,6 +244,27 @@ export function limitHint(
 	};
 }
 
+/** Minutes and seconds in words: "2 min 10 s", "45 s". */
+function duration(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	const minutes = Math.floor(seconds / 60);
+	return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+}
+
+/** A pull that had to wait for the API's rate limit says how long it took and why. */
+export function pacingHint(
+	result: { pages: number; pacedRequests: number },
+	elapsedMs: number,
+	limit: PaceLimit | undefined,
+): NodeExecutionHint | undefined {
+	if (!limit || result.pacedRequests === 0 || elapsedMs < 10_000) return undefined;
+	return {
+		message: `The API allows ${limit.requests} requests per ${limit.windowMs / 1000} s for each address (Rate Limit in the credential), so these ${result.pages} pages took ${duration(elapsedMs)}; ${result.pacedRequests} of them waited for their turn. A shorter period, or fewer runs sharing the account, makes it faster.`,
+		type: 'info',
+		location: 'outputPane',
+	};
+}
+
 /**
  * Statistics → Get Many runs as a custom operation rather than through declarative routing: a
  * Return All can bring hundreds of thousands of rows, and RoutingNode spreads a whole result into
@@ -255,6 +277,7 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 			const { query, limit, pageSize, parallel, numeric, includeColumns, simplify } = readQuery(this, i, now);
 			const rows: INodeExecutionData[] = [];
 			let lastPage: LastPage | undefined;
+			const started = Date.now();
 			const result = await fetchStats.call(this, query, {
 				pageSize,
 				maxRows: limit,
@@ -274,6 +297,8 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 			}
 			const hint = limitHint(limit, rows.length, result.count, lastPage, i, this.getInputData().length);
 			if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
+			const paced = pacingHint(result, Date.now() - started, paceLimitOf(await this.getCredentials(CREDENTIAL_TYPE)));
+			if (paced && typeof this.addExecutionHints === 'function') this.addExecutionHints(paced);
 			return rows;
 		}),
 	];

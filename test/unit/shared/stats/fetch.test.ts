@@ -208,6 +208,7 @@ describe('fetchStats: one cursor', () => {
 			columns: [{ name: 'period_date' }, { name: 'campaign_id' }, { name: 'views' }],
 			count: 90,
 			rowsReceived: 90,
+			pacedRequests: 0,
 			pages: 23,
 			parallel: 1,
 			periods: 1,

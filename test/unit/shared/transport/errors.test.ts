@@ -86,7 +86,7 @@ describe('toNodeApiError: the message stands alone', () => {
 			/may have taken effect: check the record before sending it again\.$/,
 		);
 		expect(messageOf({ status: 429, body: { detail: 'Too many requests' } }, write)).toBe(
-			'The Ad Cabinet API failed with 429: Too many requests. The API is rate limiting this token: wait a minute, or lower the batch size under Request Options. The API did not process it, so sending it again later is safe.',
+			'The Ad Cabinet API failed with 429: Too many requests. The API limits how many requests an account may send to one address in a minute (10 per 60 s on the real service), and every workflow and worker using the account shares that budget. Check that Rate Limit Requests and Rate Limit Window in the credential match the API, then run again after a minute. The API did not process it, so sending it again later is safe.',
 		);
 	});
 

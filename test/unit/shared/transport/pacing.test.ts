@@ -1,0 +1,91 @@
+import type { INode } from 'n8n-workflow';
+import { Pacer, paceKey, paceLimitOf, pacingFor } from '../../../../nodes/shared/transport/pacing';
+
+const LIMIT = { requests: 3, windowMs: 10_000 };
+/** The margin past the window's edge the pacer keeps (100 ms + 1% of the window). */
+const MARGIN = 100 + LIMIT.windowMs / 100;
+
+describe('Pacer: a sliding window per credential and path', () => {
+	beforeEach(() => {
+		jest.useFakeTimers();
+		jest.setSystemTime(Date.parse('2026-11-23T10:00:00Z'));
+	});
+	afterEach(() => jest.useRealTimers());
+
+	/** Starts `count` requests on `key` and records the clock when each is let through. */
+	function startMany(pacer: Pacer, key: string, count: number): number[] {
+		const started: number[] = [];
+		for (let i = 0; i < count; i++) void pacer.admit(key, LIMIT).then(() => started.push(Date.now()));
+		return started;
+	}
+
+	test('no more than the limit start in any window; the next waits for the oldest start to leave it', async () => {
+		const pacer = new Pacer();
+		const t0 = Date.now();
+		const started = startMany(pacer, 'cred|/api/v1/stats/page', 7);
+		await jest.advanceTimersByTimeAsync(0);
+		expect(started).toEqual([t0, t0, t0]);
+		await jest.advanceTimersByTimeAsync(LIMIT.windowMs + MARGIN - 1);
+		expect(started).toHaveLength(3);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(started).toHaveLength(6);
+		await jest.advanceTimersByTimeAsync(LIMIT.windowMs + MARGIN);
+		expect(started).toHaveLength(7);
+		// In every window of LIMIT.windowMs there are at most 3 starts.
+		for (const start of started) {
+			expect(started.filter((other) => other >= start && other < start + LIMIT.windowMs).length).toBeLessThanOrEqual(3);
+		}
+	});
+
+	test('two paths and two credentials each have their own budget', async () => {
+		const pacer = new Pacer();
+		const a = startMany(pacer, 'cred-1|/api/advertisement/telegram/1', 3);
+		const b = startMany(pacer, 'cred-1|/api/advertisement/telegram/2', 3);
+		const c = startMany(pacer, 'cred-2|/api/advertisement/telegram/1', 3);
+		await jest.advanceTimersByTimeAsync(0);
+		expect([a.length, b.length, c.length]).toEqual([3, 3, 3]);
+	});
+
+	test('after a 429 nothing starts on that path for the rest of the window plus one second', async () => {
+		const pacer = new Pacer();
+		const key = 'cred|/api/pixel_events/';
+		await pacer.admit(key, LIMIT);
+		const blockedAt = Date.now();
+		pacer.block(key, LIMIT);
+		const started = startMany(pacer, key, 1);
+		await jest.advanceTimersByTimeAsync(LIMIT.windowMs + 999);
+		expect(started).toHaveLength(0);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(started).toEqual([blockedAt + LIMIT.windowMs + 1_000]);
+		// Another path is not blocked.
+		expect(await pacer.admit('cred|/api/kktu', LIMIT)).toBe(0);
+	});
+
+	test('admit says how long the request waited', async () => {
+		const pacer = new Pacer();
+		const key = 'cred|/x';
+		for (let i = 0; i < 3; i++) await pacer.admit(key, LIMIT);
+		const waited = pacer.admit(key, LIMIT);
+		await jest.advanceTimersByTimeAsync(LIMIT.windowMs + MARGIN);
+		await expect(waited).resolves.toBe(LIMIT.windowMs + MARGIN);
+	});
+});
+
+describe('the credential decides the limit and the budget', () => {
+	const node = (id?: string) =>
+		({ name: 'Ads', type: 'adCabinetAds', typeVersion: 1, position: [0, 0], parameters: {}, credentials: id ? { adCabinetApi: { id, name: 'Adstat' } } : undefined }) as unknown as INode;
+
+	test('0 requests turns pacing off; a credential without the fields is not paced', () => {
+		expect(paceLimitOf({ rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
+		expect(paceLimitOf({ rateLimitRequests: 0, rateLimitWindow: 60 })).toBeUndefined();
+		expect(paceLimitOf({})).toBeUndefined();
+		expect(pacingFor(node('7'), { rateLimitRequests: 0 }, 'https://client.adstat.pro/api/kktu')).toBeUndefined();
+	});
+
+	test('the key is the saved credential and the literal path, without the query', () => {
+		const credentials = { baseUrl: 'https://client.adstat.pro', username: 'ann', rateLimitRequests: 10 };
+		expect(paceKey(node('7'), credentials, 'https://client.adstat.pro/api/advertisement/telegram/1?currency=EUR')).toBe('7\u0000/api/advertisement/telegram/1');
+		expect(paceKey(node('7'), credentials, '/api/v2/advertisement/')).toBe('7\u0000/api/v2/advertisement/');
+		expect(paceKey(node(), credentials, '/api/kktu')).toBe('https://client.adstat.pro|ann\u0000/api/kktu');
+	});
+});
