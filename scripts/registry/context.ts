@@ -4,6 +4,7 @@
  * steps, and a few readings of a running n8n.
  */
 import { strict as assert } from 'node:assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { credentialsFor } from '../../harness/sandbox';
@@ -77,20 +78,37 @@ export async function newSession(
 }
 
 /**
- * n8n's registry pointed at the local one. N8N_COMMUNITY_PACKAGES_REGISTRY is what n8n passes to
- * `npm pack`/`npm install` and asks for versions; `npm outdated` (the list's Update badge) runs
- * with npm's own settings, so npm_config_registry points npm there too.
+ * n8n's registry pointed at the local one: N8N_COMMUNITY_PACKAGES_REGISTRY is what n8n passes to
+ * `npm pack`/`npm install` and asks for versions.
  */
 export function registryEnv(ctx: StageContext): Record<string, string> {
-	return {
-		N8N_COMMUNITY_PACKAGES_REGISTRY: ctx.registry.url,
-		npm_config_registry: `${ctx.registry.url}/`,
-	};
+	return { N8N_COMMUNITY_PACKAGES_REGISTRY: ctx.registry.url };
+}
+
+/**
+ * The list's Update badge comes from `npm outdated`, which n8n runs in `.n8n/nodes` with npm's own
+ * settings and no --registry (n8n 1.x also without HOME, so ~/.npmrc is not read): an .npmrc in that
+ * folder names the local registry for it, as an administrator with a private registry would.
+ */
+export function pointNpmAtRegistry(ctx: StageContext, userFolder: string): void {
+	const nodes = join(userFolder, '.n8n', 'nodes');
+	mkdirSync(nodes, { recursive: true });
+	writeFileSync(join(nodes, '.npmrc'), `registry=${ctx.registry.url}/\n`);
 }
 
 /** Node types of this package that a running n8n serves to its editor. */
 export async function servedTypes(rest: N8nRest, packageName: string): Promise<string[]> {
-	const types = await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json');
+	// n8n rewrites the file after an install or update; a read in the middle gets it cut short.
+	let types: Array<{ name: string }> = [];
+	for (let attempt = 1; ; attempt++) {
+		try {
+			types = await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json');
+			break;
+		} catch (error) {
+			if (!(error instanceof SyntaxError) || attempt >= 10) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		}
+	}
 	return [
 		...new Set(types.map((t) => t.name).filter((n) => n.startsWith(`${packageName}.`))),
 	].sort();
@@ -142,6 +160,8 @@ export async function createExample(ctx: StageContext, rest: N8nRest): Promise<E
 		nodes: workflow.nodes,
 		connections: workflow.connections,
 		settings: { executionOrder: 'v1' },
+		// n8n 1.x stores the flag from the body (2.x ignores it and keeps a new workflow inactive).
+		active: false,
 	});
 	return { file: example.file, id: created.id, workflow };
 }
