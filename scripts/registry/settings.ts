@@ -116,7 +116,7 @@ export async function settingsFlow(
 						assert.ok(refused, 'the install went through without the licence feature');
 						assert.match(refused.message, /customRegistry|license/i);
 						assert.equal(nodesFolder(userFolder, pkg.name).version, undefined, 'files left behind');
-						console.log(`      n8n answered ${refused.status}: ${refused.message.split('.')[0]}.`);
+						console.log(`      n8n answered ${refused.status}: ${refused.message.split('. ')[0]}.`);
 					},
 				);
 				await enableLicenceFeature(rest, CUSTOM_REGISTRY_FEATURE);
