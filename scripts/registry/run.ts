@@ -12,7 +12,8 @@
  *     (environment.ts), and in queue mode with PostgreSQL, Redis and workers (queue.ts).
  *  5. n8n 1.123.81, Settings → Community Nodes, the same cycle.
  *
- * Every step prints its start time and length; `registry stage: …` closes. n8n runs with
+ * Every step prints its start time and length; `registry stage: …` closes. Once n8n is installed
+ * the stage is stopped (every process with it) if it runs past 12 minutes. n8n runs with
  * E2E_TESTS=true where a registry other than npmjs.org must be allowed: see settings.ts.
  * Flags: --keep (keep the work folder: user folders, logs, the registry's storage),
  * --only=2 or --only=1 (one n8n line).
@@ -25,6 +26,7 @@ import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { repoPackageJson } from '../lib/installPackage';
+import { killAll } from '../lib/processes';
 import { REPO_ROOT, ensureN8n, type N8nRuntime } from '../lib/runtime';
 import { finishStage, runStage } from '../lib/stage';
 import { step, type StageContext } from './context';
@@ -37,6 +39,8 @@ import { startVerdaccio, type LocalRegistry } from './verdaccio';
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith('--only='))?.split('=')[1];
 const LINES = { current: '2.41.1', previous: '1.123.81' };
+/** Once n8n is installed, the whole stage takes about 3 minutes; past this it is stopped. */
+const BUDGET_MS = 12 * 60_000;
 
 /** x.y.z → x.y.(z+1) */
 function nextPatch(version: string): string {
@@ -99,6 +103,14 @@ async function main(): Promise<number> {
 				console.log(`  n8n ${r.version} on Node ${r.nodeVersion} from ${r.dir}`);
 			return found;
 		});
+		// Every wait below has its own time limit; this bounds the sum, with every process stopped.
+		setTimeout(() => {
+			console.error(
+				`\nregistry stage: still running after ${BUDGET_MS / 60_000} minutes; stopping`,
+			);
+			killAll();
+			process.exit(1);
+		}, BUDGET_MS).unref();
 		await step(
 			started,
 			'community-package settings each n8n reads (its compiled config)',
