@@ -1,13 +1,23 @@
 // `npm run release:check`: what must hold before a version is published. Run after `npm run build`
-// (the npm script does both). Checks, each printed PASS or FAIL:
-//   1. the `npm pack` file list: every node, credential, codex file and icon n8n loads, the README and
-//      the CHANGELOG, and nothing else outside dist/ (no sources of tests, sandbox, harness or scripts);
-//   2. n8n's community-package scanner (scripts/verify.mjs);
-//   3. lint (n8n's community-node rules);
-//   4. every documentationUrl (nodes and credential) and every codex (*.node.json) link points at a
-//      section that exists in the README that is shipped, and the README's own links resolve;
-//   5. the version is semver and the CHANGELOG has a section for it.
-// Exits non-zero when any check fails.
+// (the npm script does both). Checks, each printed PASS, FAIL or TODO:
+//   1. the `npm pack` file list: every node, credential, codex file and icon n8n loads, the README,
+//      the CHANGELOG and the LICENSE, and nothing else outside dist/ (no sources of tests, sandbox,
+//      harness or scripts);
+//   2. the licence: LICENSE holds the MIT text with a copyright line, as package.json says;
+//   3. the identity n8n's verification compares with the repository: repository, bugs, homepage and
+//      author in package.json (TODO while missing or still FILL_IN; a failure with --publish);
+//   4. the README as npmjs.com shows it: no relative link or picture, links into this repository
+//      built from `repository` (npm run release:links), in-page links to existing sections;
+//   5. the GitHub workflows: publish.yml, ci.yml and dependabot.yml parse and hold what publishing
+//      with provenance needs (scripts/release/rules.js);
+//   6. n8n's community-package scanner (scripts/verify.mjs);
+//   7. lint (n8n's community-node rules);
+//   8. every documentationUrl (nodes and credential) and every codex (*.node.json) link points at a
+//      section that exists in the README that is shipped;
+//   9. the version is semver and the CHANGELOG has a section for it; with --publish on a tag, the tag
+//      is v<version>.
+// `--publish` (the publish workflow) turns every TODO into a failure. Exits non-zero when any check
+// fails; TODOs alone say what a release still needs and pass.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,19 +26,30 @@ import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+const rules = require('./release/rules.js');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const publishMode = process.argv.includes('--publish');
 const results = [];
 
+/** `run` returns the problems, or { problems, todos }: what only a release needs (failures with --publish). */
 function check(name, run) {
 	let problems;
+	let todos = [];
 	try {
-		problems = run();
+		const outcome = run();
+		if (Array.isArray(outcome)) problems = outcome;
+		else ({ problems, todos } = outcome);
 	} catch (error) {
 		problems = [error instanceof Error ? error.message : String(error)];
 	}
-	results.push({ name, problems });
-	console.log(`${problems.length ? 'FAIL' : 'PASS'} ${name}`);
+	if (publishMode) {
+		problems = [...problems, ...todos];
+		todos = [];
+	}
+	results.push({ name, problems, todos });
+	console.log(`${problems.length ? 'FAIL' : todos.length ? 'TODO' : 'PASS'} ${name}`);
 	for (const problem of problems) console.log(`     - ${problem}`);
+	for (const todo of todos) console.log(`     - for a release: ${todo}`);
 }
 
 /** GitHub's (and npm's) anchor for a Markdown heading. */
@@ -69,7 +90,16 @@ const packed = JSON.parse(
 	}),
 )[0];
 const files = new Set(packed.files.map((file) => file.path));
-console.log(`npm pack: ${packed.filename}, ${files.size} files, ${(packed.size / 1024).toFixed(1)} KB\n`);
+console.log(`npm pack: ${packed.filename}, ${files.size} files, ${(packed.size / 1024).toFixed(1)} KB`);
+// The pack list: files outside dist/ by name, dist/ by folder.
+const folders = new Map();
+for (const path of [...files].sort()) {
+	const parts = path.split('/');
+	const key = parts[0] === 'dist' ? `${parts.slice(0, Math.min(3, parts.length - 1)).join('/')}/` : path;
+	folders.set(key, (folders.get(key) ?? 0) + 1);
+}
+for (const [key, count] of folders) console.log(`     ${key.endsWith('/') ? `${key} (${count} files)` : key}`);
+console.log('');
 
 check('npm pack file list', () => {
 	const problems = [];
@@ -79,6 +109,7 @@ check('npm pack file list', () => {
 	need('package.json', 'always');
 	need('README.md', 'the user guide the docs links point at');
 	need('CHANGELOG.md', 'the changes of each version');
+	need('LICENSE', 'the MIT licence package.json names');
 	need(pkg.main, 'package.json "main"');
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) need(file, 'listed under "n8n" in package.json');
 	for (const file of pkg.n8n.nodes) need(file.replace(/\.js$/, '.json'), 'its codex');
@@ -109,6 +140,43 @@ function run(name, command, args) {
 	});
 }
 
+check('licence', () => {
+	const file = join(root, 'LICENSE');
+	const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+	const problems = rules.licenceProblems(text, pkg);
+	if (!problems.length) console.log(`     ${text.split('\n').find((line) => line.startsWith('Copyright'))}`);
+	return problems;
+});
+
+check('identity (package.json: repository, bugs, homepage, author)', () => {
+	const found = rules.identityProblems(pkg);
+	for (const path of rules.IDENTITY_FIELDS) {
+		const issue = found.find((p) => p.field === path);
+		console.log(`     ${path.padEnd(15)} ${issue ? issue.kind : 'set'}`);
+	}
+	return {
+		problems: found.filter((p) => p.kind === 'wrong').map((p) => p.detail),
+		todos: found.filter((p) => p.kind !== 'wrong').map((p) => p.detail),
+	};
+});
+
+check('README links as npmjs.com shows them', () => {
+	const readme = readFileSync(join(root, 'README.md'), 'utf8');
+	const anchors = anchorsOf(readme);
+	const links = rules.readmeLinks(readme);
+	const problems = rules
+		.readmeLinkProblems(readme, pkg, root)
+		.map((p) => `README line ${p.line}: ${p.target}: ${p.detail}`);
+	for (const link of links.filter((l) => l.target.startsWith('#'))) {
+		if (!anchors.has(link.target.slice(1))) problems.push(`README line ${link.line}: ${link.target}: no such section`);
+	}
+	const relative = problems.filter((p) => p.includes('a relative link')).length;
+	console.log(`     ${links.length} links and pictures, ${relative} relative (breaking on npm)`);
+	return problems;
+});
+
+check('GitHub workflows (publish with provenance, CI, dependabot)', () => rules.workflowProblems(root, pkg));
+
 run("n8n's community-package scanner", process.execPath, [join(root, 'scripts', 'verify.mjs')]);
 run('lint', 'npm', ['run', 'lint', '--silent']);
 
@@ -116,7 +184,7 @@ check('documentation links resolve to README sections', () => {
 	const problems = [];
 	const readme = readFileSync(join(root, 'README.md'), 'utf8');
 	const anchors = anchorsOf(readme);
-	const ours = [`https://www.npmjs.com/package/${pkg.name}`, pkg.homepage].filter(Boolean);
+	const ours = [`https://www.npmjs.com/package/${pkg.name}`, pkg.homepage?.split('#')[0]].filter(Boolean);
 	const links = [];
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 		const Type = Object.values(require(join(root, file)))[0];
@@ -137,16 +205,6 @@ check('documentation links resolve to README sections', () => {
 		else if (!anchor) problems.push(`${where}: ${url} names no README section`);
 		else if (!anchors.has(anchor)) problems.push(`${where}: ${url}: the README has no section "#${anchor}"`);
 	}
-	// The README's own links: local files exist, in-page anchors exist.
-	for (const match of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
-		const target = match[1];
-		if (/^[a-z]+:/i.test(target)) continue;
-		if (target.startsWith('#')) {
-			if (!anchors.has(target.slice(1))) problems.push(`README link ${target}: no such section`);
-		} else if (!existsSync(join(root, target.split('#')[0]))) {
-			problems.push(`README link ${target}: no such file in the repository`);
-		}
-	}
 	console.log(`     ${links.length} documentation links checked`);
 	return problems;
 });
@@ -162,11 +220,16 @@ check('version and CHANGELOG', () => {
 	if (!headings.some((line) => line.slice(3).trim().split(/\s/)[0].replace(/^\[|\]$/g, '') === pkg.version)) {
 		problems.push(`CHANGELOG.md has no "## ${pkg.version}" section`);
 	}
+	// The publish workflow runs on the tag: it must name this version.
+	if (publishMode && process.env.GITHUB_REF_TYPE === 'tag' && process.env.GITHUB_REF_NAME !== `v${pkg.version}`) {
+		problems.push(`the tag ${process.env.GITHUB_REF_NAME} is not v${pkg.version}, the version in package.json`);
+	}
 	return problems;
 });
 
 const failed = results.filter((result) => result.problems.length);
+const needs = [...new Set(results.flatMap((result) => result.todos).map((todo) => todo.split(' ')[0]))];
 console.log(
-	`\nrelease check: ${results.length - failed.length} of ${results.length} passed${failed.length ? ` (failed: ${failed.map((f) => f.name).join(', ')})` : ''}`,
+	`\nrelease check${publishMode ? ' (publish)' : ''}: ${results.length - failed.length} of ${results.length} passed${failed.length ? ` (failed: ${failed.map((f) => f.name).join(', ')})` : ''}${needs.length ? `; a release still needs: ${needs.join(', ')}` : ''}`,
 );
 process.exit(failed.length ? 1 : 0);

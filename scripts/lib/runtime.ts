@@ -43,13 +43,14 @@ export function cacheRoot(): string {
 
 /**
  * Installs n8n and Node 24 into the cache when missing (minutes, once) and describes the install,
- * with the Node that will run it.
+ * with the Node that will run it. `version` defaults to N8N_VERSION (a stage that runs two n8n
+ * lines, such as the registry stage, names each).
  */
-export function ensureN8n(): N8nRuntime {
+export function ensureN8n(version = N8N_VERSION): N8nRuntime {
 	const script = join(REPO_ROOT, 'scripts', 'lib', 'install-n8n.sh');
 	const result = spawnSync('bash', [script], {
 		cwd: REPO_ROOT,
-		env: { ...process.env, N8N_VERSION, AD_CABINET_CACHE: cacheRoot() },
+		env: { ...process.env, N8N_VERSION: version, AD_CABINET_CACHE: cacheRoot() },
 		stdio: ['ignore', 'pipe', 'inherit'],
 		encoding: 'utf8',
 		timeout: 30 * 60_000,
@@ -72,7 +73,7 @@ export function ensureN8n(): N8nRuntime {
 		.stdout.trim()
 		.replace(/^v/, '');
 	const runtime: N8nRuntime = {
-		version: N8N_VERSION,
+		version,
 		dir,
 		binDir,
 		nodeVersion,
@@ -86,8 +87,7 @@ export function ensureN8n(): N8nRuntime {
 		throw new Error(`No n8n executable in ${dir}: delete that folder and run again`);
 	}
 	const installed = (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
-	if (installed !== N8N_VERSION)
-		throw new Error(`${dir} holds n8n ${installed}, not ${N8N_VERSION}`);
+	if (installed !== version) throw new Error(`${dir} holds n8n ${installed}, not ${version}`);
 	return runtime;
 }
 

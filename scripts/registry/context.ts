@@ -1,0 +1,205 @@
+/**
+ * What the registry stage's flows share: the local registry and the published versions, the
+ * sandbox API (and its twin for the harness), the example workflow run after each install, timed
+ * steps, and a few readings of a running n8n.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sandbox } from '../../sandbox';
+import { credentialsFor } from '../../harness/sandbox';
+import { checkExample, type PlannedExample } from '../e2e/exampleChecks';
+import { EXPECTATIONS } from '../e2e/expectations';
+import { runManually } from '../e2e/manualRun';
+import type { Checks } from '../lib/checks';
+import type { PackageJson } from '../lib/installPackage';
+import { readLog, type LogEntry } from '../lib/logs';
+import { freePort } from '../lib/processes';
+import type { N8nRest } from '../lib/rest';
+import type { N8nRuntime } from '../lib/runtime';
+import { N8nSession, type CommandLog } from '../lib/session';
+import { seconds } from '../lib/stage';
+import {
+	CREDENTIAL_TYPE,
+	listExamples,
+	SANDBOX_CREDENTIAL,
+	type Example,
+	type RunData,
+} from '../lib/workflows';
+import type { LocalRegistry } from './verdaccio';
+
+/** The example run after each install: a manual trigger, our Stats node, Convert to File. */
+export const EXAMPLE_FILE = 'stats-to-csv.json';
+
+export interface StageContext {
+	checks: Checks;
+	pkg: PackageJson;
+	registry: LocalRegistry;
+	/** The version packed from this repository, and the patch release made from it. */
+	versions: { first: string; patch: string };
+	/** Publishes the patch version once (the Settings flow on the first n8n line does it). */
+	publishPatch(): void;
+	sandbox: Sandbox;
+	twin: Sandbox;
+	work: string;
+	started: number;
+}
+
+/** Prints `▶ [+m:ss] title`, runs the step, then `  (step: Ns)`. */
+export async function step<T>(started: number, title: string, run: () => Promise<T>): Promise<T> {
+	const at = Math.round((Date.now() - started) / 1000);
+	const clock = `${Math.floor(at / 60)}:${String(at % 60).padStart(2, '0')}`;
+	console.log(`\n▶ [+${clock}] ${title}`);
+	const t = Date.now();
+	try {
+		return await run();
+	} finally {
+		console.log(`  (step: ${seconds(Date.now() - t)})`);
+	}
+}
+
+/** A session on a fresh user folder in `<work>/<label>`, on free ports. */
+export async function newSession(
+	ctx: StageContext,
+	runtime: N8nRuntime,
+	label: string,
+	extraEnv: Record<string, string>,
+	userFolder?: string,
+): Promise<N8nSession> {
+	const workDir = join(ctx.work, label);
+	return new N8nSession({
+		runtime,
+		workDir,
+		userFolder: userFolder ?? join(workDir, 'n8n-user'),
+		port: await freePort(),
+		brokerPort: await freePort(),
+		extraEnv,
+	});
+}
+
+/**
+ * n8n's registry pointed at the local one: N8N_COMMUNITY_PACKAGES_REGISTRY is what n8n passes to
+ * `npm pack`/`npm install` and asks for versions.
+ */
+export function registryEnv(ctx: StageContext): Record<string, string> {
+	return { N8N_COMMUNITY_PACKAGES_REGISTRY: ctx.registry.url };
+}
+
+/**
+ * The list's Update badge comes from `npm outdated`, which n8n runs in `.n8n/nodes` with npm's own
+ * settings and no --registry (n8n 1.x also without HOME, so ~/.npmrc is not read): an .npmrc in that
+ * folder names the local registry for it, as an administrator with a private registry would.
+ */
+export function pointNpmAtRegistry(ctx: StageContext, userFolder: string): void {
+	const nodes = join(userFolder, '.n8n', 'nodes');
+	mkdirSync(nodes, { recursive: true });
+	writeFileSync(join(nodes, '.npmrc'), `registry=${ctx.registry.url}/\n`);
+}
+
+/** Node types of this package that a running n8n serves to its editor. */
+export async function servedTypes(rest: N8nRest, packageName: string): Promise<string[]> {
+	// n8n rewrites the file after an install or update; a read in the middle gets it cut short.
+	let types: Array<{ name: string }> = [];
+	for (let attempt = 1; ; attempt++) {
+		try {
+			types = await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json');
+			break;
+		} catch (error) {
+			if (!(error instanceof SyntaxError) || attempt >= 10) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
+		}
+	}
+	return [
+		...new Set(types.map((t) => t.name).filter((n) => n.startsWith(`${packageName}.`))),
+	].sort();
+}
+
+/** The entries of one command's log whose message matches. */
+export function logLines(log: CommandLog, pattern: RegExp): LogEntry[] {
+	return readLog(log.logFile).filter((entry) => pattern.test(entry.message));
+}
+
+/** Waits up to `timeoutMs` for a log line; returns it or undefined. */
+export async function waitForLogLine(
+	log: CommandLog,
+	pattern: RegExp,
+	timeoutMs: number,
+): Promise<LogEntry | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = logLines(log, pattern)[0];
+		if (found || Date.now() > deadline) return found;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/**
+ * The sandbox credential and the example, created through the REST API as the editor saves them
+ * (nothing imported by the CLI, so the package can be absent when they are made).
+ */
+export async function createExample(ctx: StageContext, rest: N8nRest): Promise<Example> {
+	const example = listExamples().find((e) => e.file === EXAMPLE_FILE);
+	assert.ok(example, `examples/${EXAMPLE_FILE} is missing`);
+	const credential = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+		name: SANDBOX_CREDENTIAL.name,
+		type: CREDENTIAL_TYPE,
+		data: credentialsFor(ctx.sandbox),
+	});
+	const nodes = example.workflow.nodes.map((node) =>
+		node.credentials?.[CREDENTIAL_TYPE]
+			? {
+					...node,
+					credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: SANDBOX_CREDENTIAL.name } },
+				}
+			: node,
+	);
+	const workflow = { ...example.workflow, nodes };
+	delete workflow.id;
+	const created = await rest.request<{ id: string }>('POST', '/rest/workflows', {
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings: { executionOrder: 'v1' },
+		// n8n 1.x stores the flag from the body (2.x ignores it and keeps a new workflow inactive).
+		active: false,
+	});
+	return { file: example.file, id: created.id, workflow };
+}
+
+function manualTriggerOf(example: Example) {
+	const trigger = example.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	assert.ok(trigger, `${example.file} has no manual trigger`);
+	return trigger;
+}
+
+/** Runs the example as the editor's Execute workflow button does; the run, whatever its outcome. */
+export async function runExample(
+	runtime: N8nRuntime,
+	rest: N8nRest,
+	example: Example,
+): Promise<RunData> {
+	return await runManually(runtime, rest, example, manualTriggerOf(example));
+}
+
+/**
+ * The example run in n8n and held to everything the e2e stage holds it to: it ran completely, the
+ * same items and API requests as the in-process harness, and its own expectation.
+ */
+export async function checkExampleRuns(
+	ctx: StageContext,
+	runtime: N8nRuntime,
+	rest: N8nRest,
+	userFolder: string,
+	example: Example,
+	how: string,
+): Promise<void> {
+	const expectation = EXPECTATIONS[example.file];
+	assert.ok(expectation, `no expectation for ${example.file}`);
+	const planned: PlannedExample = { example, expectation };
+	await checkExample(
+		{ checks: ctx.checks, sandbox: ctx.sandbox, twin: ctx.twin, userFolder, runtime },
+		planned,
+		async () => await runExample(runtime, rest, example),
+		how,
+	);
+}

@@ -1,0 +1,43 @@
+// `npm run release:links`: after `repository` in package.json is filled in (or changed), sets
+// `bugs` and `homepage` from it and rewrites the README's links to files of this repository as
+// absolute addresses on its default branch (pictures through raw.githubusercontent.com), so they
+// work on npmjs.com, which shows the README without the repository's files. Prints what changed.
+'use strict';
+
+const { readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { derivedIdentity, rewriteReadme } = require('./rules');
+
+const root = join(__dirname, '..', '..');
+const pkgFile = join(root, 'package.json');
+const readmeFile = join(root, 'README.md');
+const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
+
+const derived = derivedIdentity(pkg);
+if (!derived) {
+	console.error(
+		'package.json "repository.url" is not a GitHub repository (git+https://github.com/<owner>/<name>.git)',
+	);
+	process.exit(1);
+}
+let changed = 0;
+if (pkg.bugs?.url !== derived.bugs.url || pkg.homepage !== derived.homepage) {
+	pkg.bugs = derived.bugs;
+	pkg.homepage = derived.homepage;
+	writeFileSync(pkgFile, `${JSON.stringify(pkg, null, '\t')}\n`);
+	console.log(`package.json: bugs ${derived.bugs.url}, homepage ${derived.homepage}`);
+	changed++;
+}
+const before = readFileSync(readmeFile, 'utf8');
+const after = rewriteReadme(before, pkg, root);
+if (after !== before) {
+	writeFileSync(readmeFile, after);
+	const count = before.split('\n').filter((line, i) => line !== after.split('\n')[i]).length;
+	console.log(`README.md: ${count} line(s) with links rewritten from ${pkg.repository.url}`);
+	changed++;
+}
+console.log(
+	changed
+		? 'Review and commit the changes.'
+		: 'Nothing to change: the links already follow package.json.',
+);

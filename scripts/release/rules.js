@@ -1,0 +1,395 @@
+// What a release of this package must satisfy beyond its code, shared by `npm run release:check`,
+// `npm run release:links` and the jest tests: the identity fields of package.json, the licence, the
+// README's links as npmjs.com shows them, and the GitHub workflows that publish it.
+'use strict';
+
+const { existsSync, readFileSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+// js-yaml 4 comes with eslint (@eslint/eslintrc), a development dependency of this package.
+const yaml = require('js-yaml');
+
+/** Values a maintainer has still to replace carry this mark (GitHub names cannot hold "_"). */
+const PLACEHOLDER = /FILL_IN/;
+
+/** The identity fields n8n's verification compares with the source repository, in package.json. */
+const IDENTITY_FIELDS = ['repository.url', 'bugs.url', 'homepage', 'author.name', 'author.email'];
+
+function field(pkg, path) {
+	if (path === 'author.name' && typeof pkg.author === 'string')
+		return pkg.author.replace(/\s*<.*$/, '');
+	if (path === 'author.email' && typeof pkg.author === 'string')
+		return /<([^>]+)>/.exec(pkg.author)?.[1];
+	if (path === 'repository.url' && typeof pkg.repository === 'string') return pkg.repository;
+	if (path === 'bugs.url' && typeof pkg.bugs === 'string') return pkg.bugs;
+	return path.split('.').reduce((value, key) => (value == null ? undefined : value[key]), pkg);
+}
+
+/** {owner, name, base} of a GitHub repository field, or undefined for another host or none. */
+function githubRepository(pkg) {
+	const url = field(pkg, 'repository.url');
+	if (typeof url !== 'string') return undefined;
+	const match =
+		/^(?:git\+)?https:\/\/github\.com\/([^/\s]+)\/([^/\s#]+?)(?:\.git)?\/?$/.exec(url) ??
+		/^(?:github:)?([A-Za-z0-9_-]+)\/([A-Za-z0-9_.-]+)$/.exec(url);
+	if (!match) return undefined;
+	const [, owner, name] = match;
+	return { owner, name, base: `https://github.com/${owner}/${name}` };
+}
+
+/**
+ * Problems with the identity fields, each {field, kind, detail}: kind is 'missing', 'placeholder'
+ * (a value still to fill in) or 'wrong' (present but not what a release needs).
+ */
+function identityProblems(pkg) {
+	const problems = [];
+	for (const path of IDENTITY_FIELDS) {
+		const value = field(pkg, path);
+		const then =
+			{
+				'repository.url': ', then run npm run release:links',
+				'bugs.url': ' (npm run release:links sets it from repository.url)',
+				homepage: ' (npm run release:links sets it from repository.url)',
+			}[path] ?? '';
+		if (typeof value !== 'string' || value.trim() === '') {
+			problems.push({
+				field: path,
+				kind: 'missing',
+				detail: `${path} is missing: set it in package.json${then}`,
+			});
+		} else if (PLACEHOLDER.test(value)) {
+			problems.push({
+				field: path,
+				kind: 'placeholder',
+				detail: `${path} is still the placeholder "${value}": fill it in package.json${then}`,
+			});
+		}
+	}
+	const repo = githubRepository(pkg);
+	const url = field(pkg, 'repository.url');
+	if (typeof url === 'string' && !repo) {
+		problems.push({
+			field: 'repository.url',
+			kind: 'wrong',
+			detail: `"${url}" is not a GitHub repository (git+https://github.com/<owner>/<name>.git): the README's links and pictures are built from it`,
+		});
+	}
+	if (repo) {
+		const expected = { 'bugs.url': `${repo.base}/issues`, homepage: `${repo.base}#readme` };
+		for (const [path, wanted] of Object.entries(expected)) {
+			const value = field(pkg, path);
+			if (typeof value === 'string' && value !== wanted && !PLACEHOLDER.test(value)) {
+				problems.push({
+					field: path,
+					kind: 'wrong',
+					detail: `${path} is "${value}", not ${wanted} (from repository.url)`,
+				});
+			}
+		}
+	}
+	const email = field(pkg, 'author.email');
+	if (
+		typeof email === 'string' &&
+		!PLACEHOLDER.test(email) &&
+		!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)
+	) {
+		problems.push({
+			field: 'author.email',
+			kind: 'wrong',
+			detail: `"${email}" is not an email address`,
+		});
+	}
+	return problems;
+}
+
+/** The MIT licence text after its copyright line, whitespace folded. */
+const MIT_BODY = [
+	'Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:',
+	'The above copyright notice and this permission notice shall be included in all copies or substantial portions of the Software.',
+	'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.',
+].join(' ');
+
+const fold = (text) => text.replace(/\s+/g, ' ').trim();
+
+/** Problems with LICENSE against package.json's "license" (MIT). */
+function licenceProblems(text, pkg) {
+	const problems = [];
+	if (pkg.license !== 'MIT') problems.push(`package.json "license" is "${pkg.license}", not "MIT"`);
+	if (text === undefined) return [...problems, 'LICENSE is missing'];
+	const lines = text.trim().split('\n');
+	if (lines[0].trim() !== 'MIT License') problems.push('LICENSE does not start with "MIT License"');
+	const copyright = lines.find((line) => /^Copyright \(c\) \d{4}/.test(line));
+	if (!copyright) problems.push('LICENSE has no "Copyright (c) <year> <holder>" line');
+	else if (PLACEHOLDER.test(copyright)) problems.push(`LICENSE copyright is still "${copyright}"`);
+	if (!fold(text).endsWith(fold(MIT_BODY)))
+		problems.push('LICENSE does not hold the MIT licence text');
+	return problems;
+}
+
+// ---- README links -------------------------------------------------------------------------
+
+/** Markdown links and images outside code, each {image, target, index, length, line}. */
+function readmeLinks(markdown) {
+	const links = [];
+	let fenced = false;
+	let offset = 0;
+	markdown.split('\n').forEach((line, lineIndex) => {
+		if (line.startsWith('```')) fenced = !fenced;
+		if (!fenced) {
+			const pattern = /(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(([^)\s]+)\)/g;
+			for (const match of line.matchAll(pattern)) {
+				const at = match.index + match[0].lastIndexOf('(') + 1;
+				links.push({
+					image: match[1] === '!',
+					target: match[3],
+					index: offset + at,
+					length: match[3].length,
+					line: lineIndex + 1,
+				});
+			}
+			for (const match of line.matchAll(/<(?:img|a)\s[^>]*?(?:src|href)="([^"]+)"/g)) {
+				const at = match.index + match[0].lastIndexOf(match[1]);
+				links.push({
+					image: match[0].startsWith('<img'),
+					target: match[1],
+					index: offset + at,
+					length: match[1].length,
+					line: lineIndex + 1,
+				});
+			}
+		}
+		offset += line.length + 1;
+	});
+	return links;
+}
+
+/** The file or folder of this repository an absolute GitHub link points at, or undefined. */
+function repositoryPathOf(target, root) {
+	const match =
+		/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/(?:blob|tree|raw)\/([^/]+)\/([^#?]+)/.exec(target) ??
+		/^https:\/\/raw\.githubusercontent\.com\/([^/]+)\/([^/]+)\/([^/]+)\/([^#?]+)/.exec(target);
+	if (!match) return undefined;
+	const path = decodeURIComponent(match[4]);
+	return existsSync(join(root, path)) ? path : undefined;
+}
+
+/** The absolute address npm shows for a path of this repository (the default branch, HEAD). */
+function absoluteLink(repo, path, anchor, image, root) {
+	if (image) return `https://raw.githubusercontent.com/${repo.owner}/${repo.name}/HEAD/${path}`;
+	const kind =
+		existsSync(join(root, path)) && statSync(join(root, path)).isDirectory() ? 'tree' : 'blob';
+	return `${repo.base}/${kind}/HEAD/${path}${anchor ? `#${anchor}` : ''}`;
+}
+
+const isRelative = (target) =>
+	!/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#') && !target.startsWith('//');
+
+/**
+ * Links npmjs.com cannot serve: a relative link (npm shows the README alone: neither the
+ * repository's files nor the tarball's are reachable from it), and a link into this repository
+ * that is not the address built from package.json's repository. Each {line, target, detail}.
+ */
+function readmeLinkProblems(markdown, pkg, root) {
+	const repo = githubRepository(pkg);
+	const problems = [];
+	for (const link of readmeLinks(markdown)) {
+		if (isRelative(link.target)) {
+			problems.push({
+				line: link.line,
+				target: link.target,
+				detail: 'a relative link, which breaks on npmjs.com (run npm run release:links)',
+			});
+			continue;
+		}
+		const path = repositoryPathOf(link.target, root);
+		if (!repo) continue;
+		const own = [`${repo.base}/`, `https://raw.githubusercontent.com/${repo.owner}/${repo.name}/`];
+		if (path === undefined) {
+			if (own.some((prefix) => link.target.startsWith(prefix))) {
+				problems.push({
+					line: link.line,
+					target: link.target,
+					detail: 'names no file of this repository',
+				});
+			}
+			continue;
+		}
+		const anchor = link.target.split('#')[1];
+		const wanted = absoluteLink(repo, path, anchor, link.image, root);
+		if (link.target !== wanted) {
+			problems.push({
+				line: link.line,
+				target: link.target,
+				detail: `should be ${wanted} (from repository.url; npm run release:links)`,
+			});
+		}
+	}
+	return problems;
+}
+
+/** The README with every relative link and every link into this repository made absolute from `repository`. */
+function rewriteReadme(markdown, pkg, root) {
+	const repo = githubRepository(pkg);
+	if (!repo)
+		throw new Error(
+			'package.json "repository" is not a GitHub repository: the README links cannot be built from it',
+		);
+	let out = markdown;
+	for (const link of readmeLinks(markdown).reverse()) {
+		let path;
+		if (isRelative(link.target))
+			path = link.target.split('#')[0].replace(/^\.\//, '').replace(/\/$/, '');
+		else path = repositoryPathOf(link.target, root);
+		if (path === undefined) continue;
+		if (!existsSync(join(root, path)))
+			throw new Error(`README line ${link.line}: ${link.target} names no file of this repository`);
+		const anchor = link.target.split('#')[1];
+		const wanted = absoluteLink(repo, path, anchor, link.image, root);
+		out = out.slice(0, link.index) + wanted + out.slice(link.index + link.length);
+	}
+	return out;
+}
+
+/** package.json's bugs and homepage as repository.url implies them. */
+function derivedIdentity(pkg) {
+	const repo = githubRepository(pkg);
+	if (!repo) return undefined;
+	return { bugs: { url: `${repo.base}/issues` }, homepage: `${repo.base}#readme` };
+}
+
+// ---- GitHub workflows ---------------------------------------------------------------------
+
+function loadYaml(root, file) {
+	const path = join(root, file);
+	if (!existsSync(path)) return { problems: [`${file} is missing`] };
+	try {
+		return { doc: yaml.load(readFileSync(path, 'utf8')), problems: [] };
+	} catch (error) {
+		return { problems: [`${file} is not valid YAML: ${error.message.split('\n')[0]}`] };
+	}
+}
+
+function runLines(job) {
+	return (job?.steps ?? [])
+		.map((step) => (typeof step.run === 'string' ? step.run : ''))
+		.filter(Boolean);
+}
+
+function stepIndex(steps, pattern) {
+	return steps.findIndex((step) => pattern.test(typeof step.run === 'string' ? step.run : ''));
+}
+
+function nodeVersionsOf(job) {
+	const setup = (job?.steps ?? []).find((step) => /^actions\/setup-node@/.test(step.uses ?? ''));
+	const version = setup?.with?.['node-version'];
+	const matrix = job?.strategy?.matrix?.node ?? job?.strategy?.matrix?.['node-version'];
+	if (typeof version === 'string' && /\$\{\{\s*matrix\./.test(version))
+		return (matrix ?? []).map(String);
+	return version === undefined ? [] : [String(version)];
+}
+
+/** Problems with .github/workflows/publish.yml, ci.yml and .github/dependabot.yml. */
+function workflowProblems(root, pkg) {
+	const problems = [];
+	const publish = loadYaml(root, '.github/workflows/publish.yml');
+	problems.push(...publish.problems);
+	if (publish.doc) {
+		const doc = publish.doc;
+		const on = doc.on ?? doc[true];
+		const tags = on?.push?.tags;
+		if (!Array.isArray(tags) || tags.length === 0)
+			problems.push('publish.yml: not triggered by a version tag (on.push.tags)');
+		const jobs = Object.values(doc.jobs ?? {});
+		const job = jobs.find((j) => runLines(j).some((line) => /npm publish/.test(line)));
+		if (!job) problems.push('publish.yml: no step runs npm publish');
+		const permissions = { ...(doc.permissions ?? {}), ...(job?.permissions ?? {}) };
+		if (permissions['id-token'] !== 'write')
+			problems.push(
+				'publish.yml: permissions lack "id-token: write" (npm provenance signs with it)',
+			);
+		if (permissions.contents !== 'read')
+			problems.push('publish.yml: permissions should be "contents: read"');
+		const extra = Object.keys(permissions).filter((key) => !['id-token', 'contents'].includes(key));
+		if (extra.length)
+			problems.push(`publish.yml: permissions beyond contents and id-token: ${extra.join(', ')}`);
+		if (job) {
+			const steps = job.steps ?? [];
+			const order = [
+				['npm ci', /^npm ci\b/m],
+				['npm run build', /^npm run build\b/m],
+				['npm run release:check -- --publish', /^npm run release:check -- --publish\b/m],
+				[
+					'npm publish --provenance --access public',
+					/^npm publish\b.*--provenance\b.*--access public|^npm publish\b.*--access public\b.*--provenance\b/m,
+				],
+			];
+			let last = -1;
+			for (const [what, pattern] of order) {
+				const at = stepIndex(steps, pattern);
+				if (at < 0) problems.push(`publish.yml: no step runs \`${what}\``);
+				else if (at < last) problems.push(`publish.yml: \`${what}\` runs before the step it needs`);
+				else last = at;
+			}
+			if (!nodeVersionsOf(job).includes('24'))
+				problems.push('publish.yml: actions/setup-node does not use Node 24');
+			const setup = steps.find((step) => /^actions\/setup-node@/.test(step.uses ?? ''));
+			if (setup?.with?.['registry-url'] !== 'https://registry.npmjs.org')
+				problems.push('publish.yml: setup-node has no registry-url https://registry.npmjs.org');
+			if (runLines(job).some((line) => /ignore-scripts\s*=?\s*false/.test(line)))
+				problems.push('publish.yml: turns install scripts back on');
+		}
+	}
+	// Lifecycle scripts that `npm publish` would run: the project's .npmrc (ignore-scripts) skips them.
+	for (const name of ['prepare', 'prepack', 'prepublishOnly', 'prepublish', 'postpack']) {
+		if (pkg.scripts?.[name])
+			problems.push(
+				`package.json script "${name}" would be skipped by .npmrc's ignore-scripts; build in the workflow instead`,
+			);
+	}
+
+	const ci = loadYaml(root, '.github/workflows/ci.yml');
+	problems.push(...ci.problems);
+	if (ci.doc) {
+		const on = ci.doc.on ?? ci.doc[true];
+		if (!on || !('pull_request' in on)) problems.push('ci.yml: does not run on pull requests');
+		const lines = Object.values(ci.doc.jobs ?? {})
+			.flatMap(runLines)
+			.join('\n');
+		for (const [what, pattern] of [
+			['npm ci', /^npm ci\b/m],
+			['npm run lint', /^npm run lint\b/m],
+			['npm run typecheck', /^npm run typecheck\b/m],
+			['npm run build', /^npm run build\b/m],
+			['npm run test:unit', /^npm run test:unit\b/m],
+			['npm run release:check', /^npm run release:check\b/m],
+		]) {
+			if (!pattern.test(lines)) problems.push(`ci.yml: no step runs \`${what}\``);
+		}
+	}
+
+	const dependabot = loadYaml(root, '.github/dependabot.yml');
+	problems.push(...dependabot.problems);
+	if (dependabot.doc) {
+		if (dependabot.doc.version !== 2) problems.push('dependabot.yml: version is not 2');
+		const updates = dependabot.doc.updates ?? [];
+		for (const ecosystem of ['npm', 'github-actions']) {
+			const entry = updates.find((u) => u['package-ecosystem'] === ecosystem);
+			if (!entry) problems.push(`dependabot.yml: no updates for ${ecosystem}`);
+			else if (!entry.schedule?.interval)
+				problems.push(`dependabot.yml: ${ecosystem} has no schedule.interval`);
+		}
+	}
+	return problems;
+}
+
+module.exports = {
+	PLACEHOLDER,
+	IDENTITY_FIELDS,
+	githubRepository,
+	identityProblems,
+	licenceProblems,
+	readmeLinks,
+	readmeLinkProblems,
+	rewriteReadme,
+	derivedIdentity,
+	workflowProblems,
+};

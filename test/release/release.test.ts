@@ -1,0 +1,199 @@
+/**
+ * What a release needs beyond the code (scripts/release/rules.js, used by `npm run release:check`):
+ * the workflows that publish with provenance, the identity fields, the licence, and a README whose
+ * links work on npmjs.com. Each rule is tried on this repository's files and on a broken copy.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+interface Problem {
+	field?: string;
+	kind?: string;
+	line?: number;
+	target?: string;
+	detail: string;
+}
+interface PackageJson {
+	name: string;
+	license: string;
+	scripts?: Record<string, string>;
+	[key: string]: unknown;
+}
+interface Rules {
+	identityProblems(pkg: PackageJson): Problem[];
+	licenceProblems(text: string | undefined, pkg: PackageJson): string[];
+	readmeLinkProblems(markdown: string, pkg: PackageJson, root: string): Problem[];
+	rewriteReadme(markdown: string, pkg: PackageJson, root: string): string;
+	workflowProblems(root: string, pkg: PackageJson): string[];
+}
+
+const root = join(__dirname, '..', '..');
+const rules = require('../../scripts/release/rules.js') as Rules;
+// js-yaml 4 comes with eslint; it has no type declarations of its own.
+const yaml = require('js-yaml') as { load(text: string): unknown };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+/** A package.json as a maintainer fills it in. */
+const filled: PackageJson = {
+	...pkg,
+	author: { name: 'A Maintainer', email: 'maintainer@example.org' },
+	repository: {
+		type: 'git',
+		url: 'git+https://github.com/example-owner-for-tests/n8n-nodes-ad-cabinet.git',
+	},
+	bugs: { url: 'https://github.com/example-owner-for-tests/n8n-nodes-ad-cabinet/issues' },
+	homepage: 'https://github.com/example-owner-for-tests/n8n-nodes-ad-cabinet#readme',
+};
+
+/** A copy of the workflow files in a temp folder, one of them changed. */
+function withChangedFile(file: string, change: (text: string) => string): string {
+	const dir = mkdtempSync(join(tmpdir(), 'release-rules-'));
+	cpSync(join(root, '.github'), join(dir, '.github'), { recursive: true });
+	writeFileSync(join(dir, file), change(read(file)));
+	return dir;
+}
+
+describe('GitHub workflows', () => {
+	it('publish.yml parses as YAML, asks for id-token: write and publishes with --provenance', () => {
+		const doc = yaml.load(read('.github/workflows/publish.yml')) as {
+			on: { push: { tags: string[] } };
+			permissions: Record<string, string>;
+			jobs: Record<string, { steps: Array<{ run?: string }> }>;
+		};
+		expect(doc.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+		expect(doc.on.push.tags).toEqual(['v*.*.*']);
+		const runs = Object.values(doc.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''));
+		expect(runs).toContain('npm publish --provenance --access public');
+		expect(runs).toContain('npm run release:check -- --publish');
+	});
+
+	it('ci.yml and dependabot.yml parse, and every rule holds for the files in the repository', () => {
+		expect(() => yaml.load(read('.github/workflows/ci.yml'))).not.toThrow();
+		expect(() => yaml.load(read('.github/dependabot.yml'))).not.toThrow();
+		expect(rules.workflowProblems(root, pkg)).toEqual([]);
+	});
+
+	it.each([
+		[
+			'without id-token: write',
+			(t: string) => t.replace('id-token: write', 'id-token: none'),
+			/id-token: write/,
+		],
+		['without --provenance', (t: string) => t.replace(' --provenance', ''), /--provenance/],
+		[
+			'publishing before the release check',
+			(t: string) => t.replace('npm run release:check -- --publish', 'echo skipped'),
+			/release:check -- --publish/,
+		],
+		['on Node 20', (t: string) => t.replace("node-version: '24'", "node-version: '20'"), /Node 24/],
+		['broken YAML', (t: string) => `${t}\n  - : [`, /not valid YAML/],
+	])('finds a publish.yml %s', (_, change, expected) => {
+		const dir = withChangedFile('.github/workflows/publish.yml', change);
+		try {
+			expect(rules.workflowProblems(dir, pkg).join('\n')).toMatch(expected);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('finds a lifecycle script that the project .npmrc would skip at publish time', () => {
+		const problems = rules.workflowProblems(root, {
+			...pkg,
+			scripts: { ...pkg.scripts, prepublishOnly: 'npm run build' },
+		});
+		expect(problems.join('\n')).toMatch(/prepublishOnly/);
+	});
+});
+
+describe('identity', () => {
+	it('names every field still to fill in while it holds a FILL_IN placeholder or is missing', () => {
+		const placeholders: PackageJson = {
+			...filled,
+			author: { name: 'FILL_IN maintainer name', email: 'FILL_IN@example.invalid' },
+			repository: {
+				type: 'git',
+				url: 'git+https://github.com/FILL_IN_OWNER/n8n-nodes-ad-cabinet.git',
+			},
+			bugs: { url: 'https://github.com/FILL_IN_OWNER/n8n-nodes-ad-cabinet/issues' },
+			homepage: 'https://github.com/FILL_IN_OWNER/n8n-nodes-ad-cabinet#readme',
+		};
+		expect(
+			rules
+				.identityProblems(placeholders)
+				.map((p) => `${p.field} ${p.kind}`)
+				.sort(),
+		).toEqual(
+			['author.email', 'author.name', 'bugs.url', 'homepage', 'repository.url'].map(
+				(f) => `${f} placeholder`,
+			),
+		);
+		// This repository's package.json: each field set, or still a placeholder, never wrong.
+		expect(rules.identityProblems(pkg).filter((p) => p.kind === 'wrong')).toEqual([]);
+	});
+
+	it('accepts a filled-in package.json, and names a missing field and a bugs URL of another repository', () => {
+		expect(rules.identityProblems(filled)).toEqual([]);
+		const withoutAuthor: PackageJson = { ...filled };
+		delete withoutAuthor.author;
+		expect(rules.identityProblems(withoutAuthor).map((p) => p.field)).toEqual([
+			'author.name',
+			'author.email',
+		]);
+		const otherBugs = { ...filled, bugs: { url: 'https://github.com/someone/else/issues' } };
+		expect(rules.identityProblems(otherBugs)).toEqual([
+			expect.objectContaining({ field: 'bugs.url', kind: 'wrong' }),
+		]);
+	});
+});
+
+describe('licence', () => {
+	it('LICENSE is the MIT text with a copyright line; a changed text is found', () => {
+		const text = read('LICENSE');
+		expect(rules.licenceProblems(text, pkg)).toEqual([]);
+		expect(rules.licenceProblems(text.replace('merge, publish,', 'merge,'), pkg)).toEqual([
+			'LICENSE does not hold the MIT licence text',
+		]);
+		expect(rules.licenceProblems(undefined, pkg)).toEqual(['LICENSE is missing']);
+	});
+});
+
+describe('README links on npmjs.com', () => {
+	const readme = read('README.md');
+
+	it('the README has no relative link and every link into the repository is built from package.json', () => {
+		expect(rules.readmeLinkProblems(readme, pkg, root)).toEqual([]);
+	});
+
+	it('a relative link or picture is found, and release:links makes it absolute from repository', () => {
+		const edited = `${readme}\n![A picture](docs/images/stats-node-panel.png) and [the guide](docs/development.md#commands)\n`;
+		expect(rules.readmeLinkProblems(edited, pkg, root).map((p) => p.target)).toEqual([
+			'docs/images/stats-node-panel.png',
+			'docs/development.md#commands',
+		]);
+		const rewritten = rules.rewriteReadme(edited, filled, root);
+		expect(rewritten).toContain(
+			'![A picture](https://raw.githubusercontent.com/example-owner-for-tests/n8n-nodes-ad-cabinet/HEAD/docs/images/stats-node-panel.png)',
+		);
+		expect(rewritten).toContain(
+			'[the guide](https://github.com/example-owner-for-tests/n8n-nodes-ad-cabinet/blob/HEAD/docs/development.md#commands)',
+		);
+		expect(rules.readmeLinkProblems(rewritten, filled, root)).toEqual([]);
+	});
+
+	it('after repository changes, the old links are found until release:links rewrites them', () => {
+		const stale = rules.readmeLinkProblems(readme, filled, root);
+		expect(stale.length).toBeGreaterThan(0);
+		expect(
+			stale.every(
+				(p) =>
+					p.detail.includes('https://github.com/example-owner-for-tests/') ||
+					p.detail.includes('https://raw.githubusercontent.com/example-owner-for-tests/'),
+			),
+		).toBe(true);
+		expect(
+			rules.readmeLinkProblems(rules.rewriteReadme(readme, filled, root), filled, root),
+		).toEqual([]);
+	});
+});
