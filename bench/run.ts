@@ -5,7 +5,7 @@
  * 0 whatever the verdicts: a bench reports, it does not gate. It exits 1 only when a subject crashes
  * or returns wrong data.
  *
- *   --only stats,trigger,audience,load,wan   run some sections only
+ *   --only stats,trigger,audience,load,wan,limited   run some sections only
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
@@ -17,8 +17,9 @@ import { loadSizeBench } from './sections/loadSize';
 import { statsBench } from './sections/stats';
 import { triggerBench } from './sections/trigger';
 import { wanBench } from './sections/wan';
+import { limitedBench } from './sections/limited';
 
-const SECTIONS = ['stats', 'trigger', 'audience', 'load', 'wan'] as const;
+const SECTIONS = ['stats', 'trigger', 'audience', 'load', 'wan', 'limited'] as const;
 type Section = (typeof SECTIONS)[number];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<Section> } {
@@ -130,6 +131,12 @@ async function main(): Promise<number> {
 		);
 		lines.push(...result.lines);
 		raw.wan = result.raw;
+		sectionDone();
+	}
+	if (only.has('limited')) {
+		const result = await limitedBench(quick ? { days: 15, repetitions: 1 } : { days: 15, repetitions: 3 }, log);
+		lines.push(...result.lines);
+		raw.limited = result.raw;
 		sectionDone();
 	}
 	const table = renderTable(lines);

@@ -13,6 +13,14 @@ serve({
 		return { baseUrl: sandbox.baseUrl, clientApiUrl: sandbox.clientApiUrl, token: sandbox.token };
 	},
 	handlerTimeMs: () => sandbox?.data.handlerTimeMs ?? 0,
+	/** The API's rate limit: `{ requests, windowSeconds }` or null for off; a new limit starts clean. */
+	setRateLimit: (limit) => {
+		sandbox?.rateLimiter.set(limit as { requests: number; windowSeconds: number } | null);
+		sandbox?.rateLimiter.reset(true);
+		return true;
+	},
+	/** 429 answers given since the limit was last set. */
+	answered429: () => sandbox?.rateLimiter.answered429 ?? 0,
 	requestCount: () => sandbox?.requests.length ?? 0,
 	/** The request log grows with every page; the bench does not need it. */
 	clearLog: () => sandbox?.clearLog(),

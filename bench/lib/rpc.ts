@@ -34,7 +34,12 @@ export function serve(handlers: Record<string, Handler>): void {
 			} catch (error) {
 				answer = {
 					id: message.id,
-					error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+					error:
+						error instanceof Error
+							? (error.stack ?? error.message)
+							: typeof (error as { message?: unknown })?.message === 'string'
+								? String((error as { message: string }).message)
+								: String(error),
 				};
 			}
 			process.send?.(answer);

@@ -161,6 +161,7 @@ async function peer(workload: StatsWorkload): Promise<Pulled> {
 							},
 							paginationCompleteWhen: 'other',
 							completeExpression: '={{ $response.body.cursor === null }}',
+							...(workload.requestIntervalMs ? { requestInterval: workload.requestIntervalMs } : {}),
 						},
 					},
 				},

@@ -13,6 +13,10 @@ export interface StatsWorkload {
 	days: number;
 	/** The Stats node's Requests at Once; its default when absent. */
 	parallelRequests?: number;
+	/** The credential's rate limit (pacing); off when absent. */
+	rateLimit?: { requests: number; windowSeconds: number };
+	/** The HTTP Request node's pagination interval between requests (ms); none when absent. */
+	requestIntervalMs?: number;
 }
 
 /** Grouping by ad over whole days: 1,200 seeded ads make ~850 rows a day, ~100,000 in 118 days. */
@@ -53,6 +57,9 @@ export function credentialsOf(workload: StatsWorkload) {
 		accessToken: workload.token,
 		baseUrl: workload.baseUrl,
 		clientApiUrl: workload.clientApiUrl,
+		...(workload.rateLimit
+			? { rateLimitRequests: workload.rateLimit.requests, rateLimitWindow: workload.rateLimit.windowSeconds }
+			: {}),
 	};
 }
 

@@ -4,6 +4,7 @@ import { apiError } from '../transport/errors';
 import { NEWEST_FIRST } from '../vocabulary';
 import { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
+import { paceLimitOf } from '../transport/pacing';
 import { runDeadline } from '../transport/send';
 import { BucketClock } from './buckets';
 import { checkStatsQuery, type StatsQuery } from './query';
@@ -363,10 +364,15 @@ export async function fetchStats(
 ): Promise<StatsFetchResult> {
 	const maxRows = options.maxRows ?? Infinity;
 	const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE, maxRows);
-	const parallel = Math.max(1, Math.floor(options.parallel ?? DEFAULT_PARALLEL_REQUESTS));
+	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	// Under the API's rate limit a pull takes as long as its requests need windows, and cutting it
+	// into parts adds requests (each part's last page is a short one): one cursor spends least.
+	const parallel = paceLimitOf(credentials)
+		? 1
+		: Math.max(1, Math.floor(options.parallel ?? DEFAULT_PARALLEL_REQUESTS));
 	const run: Run = {
 		ctx: this,
-		credentials: await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE),
+		credentials,
 		options,
 		gate: new RequestGate(parallel),
 		result: { rowsReceived: 0, pages: 0, parallel, periods: 1, pacedRequests: 0 },
