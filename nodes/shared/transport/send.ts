@@ -54,27 +54,32 @@ export interface SendPolicy<T> {
 /** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** Rejects when the signal aborts: the deadline of one attempt, headers and body together. */
-function expiry(signal: AbortSignal, ms: number): Promise<never> {
-	return new Promise((_resolve, reject) => {
-		signal.addEventListener('abort', () => reject(new DeadlineExceeded(ms)), { once: true });
-	});
-}
-
 /**
  * n8n's helper replaces a request's own abortSignal with the execution's cancel signal, read from
  * the context it is called on. Calling it on a context whose cancel signal also fires at the
  * deadline cuts the request off at the deadline, and still when the execution is cancelled.
  */
-function withDeadlineSignal(ctx: RequestContext, deadline: AbortSignal): RequestContext {
-	const own = 'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal() : undefined;
-	const signal = own ? AbortSignal.any([own, deadline]) : deadline;
+function withCancelSignal(ctx: RequestContext, signal: AbortSignal): RequestContext {
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as RequestContext;
 }
 
+/**
+ * One attempt, bounded by its deadline (headers and body together). Every listener is removed when
+ * the attempt settles, so nothing keeps an answer alive after it was read.
+ */
 async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: number): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
-	const expired = expiry(deadline, timeoutMs);
+	const own = 'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal() : undefined;
+	const cancel = new AbortController();
+	const cut = () => cancel.abort();
+	deadline.addEventListener('abort', cut, { once: true });
+	own?.addEventListener('abort', cut, { once: true });
+	if (own?.aborted) cancel.abort();
+	let expire: (() => void) | undefined;
+	const expired = new Promise<never>((_resolve, reject) => {
+		expire = () => reject(new DeadlineExceeded(timeoutMs));
+		deadline.addEventListener('abort', expire, { once: true });
+	});
 	// The deadline's rejection is observed by the race; a late one must not surface as unhandled.
 	expired.catch(() => undefined);
 	const request =
@@ -87,7 +92,7 @@ async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: numb
 					options: { ...outgoing.routing.options, disableFollowRedirect: true },
 				})
 			: (async () => {
-					const bounded = withDeadlineSignal(ctx, deadline);
+					const bounded = withCancelSignal(ctx, cancel.signal);
 					return await bounded.helpers.httpRequestWithAuthentication.call(bounded, CREDENTIAL_TYPE, {
 						...outgoing.http,
 						// The token must never follow a redirect to another host: a 3xx is an error.
@@ -98,7 +103,13 @@ async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: numb
 	const cutOff = request.catch(async (error: unknown) =>
 		await Promise.reject(deadline.aborted ? new DeadlineExceeded(timeoutMs) : error),
 	);
-	return await Promise.race([cutOff, expired]);
+	try {
+		return await Promise.race([cutOff, expired]);
+	} finally {
+		deadline.removeEventListener('abort', cut);
+		if (expire) deadline.removeEventListener('abort', expire);
+		own?.removeEventListener('abort', cut);
+	}
 }
 
 /**
