@@ -12,7 +12,10 @@ import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchAds } from './methods/searchAds';
 import { adDescription } from './resources/ad';
 import { toolDescriptionFields } from '../shared/toolDescription';
-import { AD_TOOL_TEXTS } from './toolTexts';
+import { AD_TOOL_TEXTS, BALANCE_TOOL_TEXTS, CABINET_TOOL_TEXTS, CAMPAIGN_TOOL_TEXTS } from './toolTexts';
+import { balanceDescription, executeBalanceGet } from './resources/balance';
+import { cabinetDescription, executeCabinetGet, executeCabinetGetAll } from './resources/cabinet';
+import { campaignDescription, executeCampaignGetAll } from './resources/campaign';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,10 +24,21 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'ad',
-		options: [{ name: 'Ad', value: 'ad' }],
+		options: [
+			{ name: 'Ad', value: 'ad' },
+			{ name: 'Balance', value: 'balance' },
+			{ name: 'Cabinet', value: 'cabinet' },
+			{ name: 'Campaign', value: 'campaign' },
+		],
 	},
 	...toolDescriptionFields('ad', AD_TOOL_TEXTS),
+	...toolDescriptionFields('cabinet', CABINET_TOOL_TEXTS),
+	...toolDescriptionFields('campaign', CAMPAIGN_TOOL_TEXTS),
+	...toolDescriptionFields('balance', BALANCE_TOOL_TEXTS),
 	...adDescription,
+	...cabinetDescription,
+	...campaignDescription,
+	...balanceDescription,
 ];
 
 export class AdCabinetAds implements INodeType {
@@ -38,7 +52,7 @@ export class AdCabinetAds implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
-		description: 'List, get, create and edit ads and validate target bots in the Ad Cabinet API',
+		description: 'List, get, create and edit ads, validate target bots, and read cabinets, campaigns and balances in the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Ads' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -51,6 +65,14 @@ export class AdCabinetAds implements INodeType {
 		},
 		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
 		properties: [...properties],
+	};
+
+	// Cabinets, campaigns and balances page by offset until the API's count, which declarative
+	// routing cannot read; they run as custom operations.
+	customOperations = {
+		cabinet: { getAll: executeCabinetGetAll, get: executeCabinetGet },
+		campaign: { getAll: executeCampaignGetAll },
+		balance: { get: executeBalanceGet },
 	};
 
 	methods = {

@@ -10,3 +10,18 @@ export const AD_TOOL_TEXTS = {
 	validateBots:
 		'Check Telegram bots before targeting them: one item per bot with valid true or false and the reason. A bot needs at least 1,000 daily users. Only reads, so repeating is safe.',
 };
+
+export const CABINET_TOOL_TEXTS = {
+	getAll:
+		'List the cabinets (ad accounts) of the Ad Cabinet user: one item per cabinet with account_id, account_name, status and its balances in the cabinet\'s currency (balance_available: free money; balance_active: money in running ads; balance_total; balance_spent). The account_id (like ACC0000) is the Cabinet ID that the pixel event, audience, media and bot tools need. Filter by a part of the name. Only reads. Works with the Telegram (Adstat) API only.',
+	get: 'Get one cabinet by its Cabinet ID (like ACC0000, from "Get many cabinets"): its name and balance. Only reads. Works with the Telegram (Adstat) API only.',
+};
+
+export const CAMPAIGN_TOOL_TEXTS = {
+	getAll:
+		'List the campaigns of all cabinets: one item per campaign with id, name, account_id, status, number of ads, budget, spent, impressions, clicks, CTR and CPM. "Figures For" chooses the days the figures cover (all time, this month, today, yesterday). The id is the Campaign ID that creating an ad needs, and the campaign_id of the statistics rows. Only reads. Works with the Telegram (Adstat) API only.',
+};
+
+export const BALANCE_TOOL_TEXTS = {
+	get: 'Get the money of the whole account: available (free to spend), active (in running ads) and total, each as {amount, currency}. Only reads. Works with the Telegram (Adstat) API only.',
+};

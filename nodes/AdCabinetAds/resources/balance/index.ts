@@ -1,0 +1,43 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { eachItem } from '../../../shared/perItem';
+import { apiRequest, connectionOptions } from '../../../shared/transport/request';
+import { realServiceCredentials } from '../realService';
+
+/** The real service's dashboard balances (its docs, "Balances"). */
+const BALANCES_PATH = '/api/dashboard/balances';
+
+export const balanceDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['balance'] } },
+		default: 'get',
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get the account balance',
+				description: 'The money in running ads, the free balance and their total, each with its currency',
+			},
+		],
+	},
+];
+
+/** GET /api/dashboard/balances: one item `{active, available, total}`, each `{amount, currency}`. */
+export async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return [
+		await eachItem(this, async (_item, i) => {
+			const credentials = await realServiceCredentials(this, i, 'Balances');
+			return (await apiRequest.call(this, {
+				api: 'base',
+				method: 'GET',
+				path: BALANCES_PATH,
+				itemIndex: i,
+				credentials,
+				connection: connectionOptions(this, i),
+			})) as IDataObject;
+		}),
+	];
+}

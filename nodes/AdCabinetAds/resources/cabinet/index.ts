@@ -1,0 +1,135 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { eachItem } from '../../../shared/perItem';
+import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { pick, simplifyFields } from '../../../shared/simplify';
+import { cabinetAccessHint } from '../../../shared/transport/errors';
+import { apiRequest, connectionOptions } from '../../../shared/transport/request';
+import { invalidInput } from '../../../shared/validation';
+import { offsetList, realServiceCredentials } from '../realService';
+
+/** The real service's cabinet endpoints (its docs, "Accounts"). */
+const CABINET_LIST_PATH = '/api/accounts/telegram/';
+const cabinetPath = (id: string) => `/api/accounts/telegram/${encodeURIComponent(id)}`;
+
+/** What Simplify keeps of a cabinet: who it is and its money. */
+export const SIMPLE_CABINET_FIELDS = [
+	'account_id',
+	'account_name',
+	'status',
+	'balance_available',
+	'balance_active',
+	'balance_total',
+	'balance_spent',
+	'legal_name',
+];
+
+const getAllShow = { resource: ['cabinet'], operation: ['getAll'] };
+const getShow = { resource: ['cabinet'], operation: ['get'] };
+
+export const cabinetDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['cabinet'] } },
+		default: 'getAll',
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a cabinet',
+				description: 'One cabinet by its ID, with its balance',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many cabinets',
+				description: 'The cabinets of the account, each with its four balances',
+			},
+		],
+	},
+	...returnAllFields(getAllShow),
+	...simplifyFields(
+		getAllShow,
+		'the cabinet ID and name, status, legal name and the available, active, total and spent balances',
+	),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: getAllShow },
+		options: [
+			{
+				displayName: 'Cabinet Name',
+				name: 'accountName',
+				type: 'string',
+				default: '',
+				description: 'Only cabinets whose name contains this text (case does not matter)',
+			},
+			{
+				displayName: 'Legal Name',
+				name: 'legalName',
+				type: 'string',
+				default: '',
+				description: 'Only cabinets whose legal entity name contains this text',
+			},
+		],
+	},
+	{
+		displayName: 'Cabinet ID',
+		name: 'cabinetId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. ACC0000',
+		displayOptions: { show: getShow },
+		description: 'The cabinet (account) ID, as "Get many cabinets" lists it',
+	},
+];
+
+/** GET /api/accounts/telegram/ with filters, by offset until count. */
+export async function executeCabinetGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return [
+		await eachItem(this, async (_item, i) => {
+			const credentials = await realServiceCredentials(this, i, 'Cabinets');
+			const limit = readLimit(this.getNode(), i, (name) => this.getNodeParameter(name, i, name === 'limit' ? 50 : false));
+			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+			const qs: IDataObject = {};
+			if (typeof filters.accountName === 'string' && filters.accountName.trim()) qs.account_name = filters.accountName.trim();
+			if (typeof filters.legalName === 'string' && filters.legalName.trim()) qs.legal_name = filters.legalName.trim();
+			const cabinets = await offsetList(this, i, { path: CABINET_LIST_PATH, qs, limit, credentials });
+			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+			return cabinets.map((cabinet) => ({ json: simplify ? pick(cabinet, SIMPLE_CABINET_FIELDS) : cabinet }));
+		}),
+	];
+}
+
+/** GET /api/accounts/telegram/{account_uid}. */
+export async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return [
+		await eachItem(this, async (_item, i) => {
+			const credentials = await realServiceCredentials(this, i, 'Cabinets');
+			const raw = this.getNodeParameter('cabinetId', i, '') as unknown;
+			const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+			if (!id) throw invalidInput(this.getNode(), 'Cabinet ID', 'is required: a cabinet ID such as ACC0000', i, raw);
+			const body = (await apiRequest.call(this, {
+				api: 'base',
+				method: 'GET',
+				path: cabinetPath(id),
+				itemIndex: i,
+				credentials,
+				connection: connectionOptions(this, i),
+				hint: (failure) =>
+					failure.status === 404
+						? `Cabinet ${id} was not found. Pick an ID that "Get many cabinets" lists.`
+						: failure.status === 403
+							? cabinetAccessHint(`cabinet ${id}`)
+							: undefined,
+			})) as IDataObject;
+			return body;
+		}),
+	];
+}
