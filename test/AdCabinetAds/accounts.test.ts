@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { TEST_NOW } from '../support/sandboxClient';
@@ -9,7 +9,7 @@ import { useSandbox } from '../support/useSandbox';
 /** Cabinets, campaigns and balances: the real service's own resources, in the Ads node. */
 describe('Ad Cabinet Ads → Cabinet, Campaign and Balance (Telegram form)', () => {
 	const sandbox = useSandbox({ platform: 'telegram', rateLimit: 'off', now: TEST_NOW });
-	const run = (parameters: IDataObject, credentials = credentialsFor(sandbox())) =>
+	const run = (parameters: INodeParameters, credentials = credentialsFor(sandbox())) =>
 		runNode({ type: 'adCabinetAds', parameters, credentials });
 
 	test('Cabinet → Get Many lists every cabinet with its balances, simplified, from one request', async () => {
