@@ -22,6 +22,7 @@ export { SandboxData } from './data/sandboxData';
 export type { ApiName, LoggedRequest, MultipartBody, SandboxOptions, UploadedFile } from './types';
 export type { SandboxClockApi } from './clock';
 export { PLATFORM_NAMES, PLATFORMS, fillPath } from './platform';
+export { cabinetIdIn, TELEGRAM_CABINET_IDS } from './data/cabinets';
 export type { Platform, PlatformNames } from './platform';
 export { RateLimiter, parseRateLimit, REAL_RATE_LIMIT } from './auth/rateLimit';
 export type { RateLimit } from './auth/rateLimit';

@@ -1,7 +1,11 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
+import { PLATFORM_NAMES } from './platform';
 import { invalidInput } from './validation';
 
 export const CABINET_ID_LABEL = 'Cabinet ID';
+
+/** Cabinet ids as the real service writes them (the spec's form uses numbers such as 100001). */
+const EXAMPLE = PLATFORM_NAMES.telegram.cabinetIdExample;
 
 /**
  * The cabinet (the spec's `account_id`) of the client API nodes. It is named `accountId` because the
@@ -15,7 +19,7 @@ export function cabinetIdField(show: Record<string, string[]>, description?: str
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 100001',
+		placeholder: `e.g. ${EXAMPLE}`,
 		displayOptions: { show },
 		description: description ?? 'The cabinet (account) ID, as shown in the ad cabinet',
 	};
@@ -28,7 +32,7 @@ export function readCabinetId(node: INode, value: unknown, itemIndex: number): s
 		throw invalidInput(node, CABINET_ID_LABEL, 'is required', itemIndex, typeof value === 'string' ? undefined : value);
 	}
 	if (/^0+$/.test(id)) {
-		throw invalidInput(node, CABINET_ID_LABEL, 'must be the ID of a cabinet, such as 100001; 0 is no cabinet', itemIndex, value);
+		throw invalidInput(node, CABINET_ID_LABEL, `must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`, itemIndex, value);
 	}
 	return id;
 }

@@ -1,20 +1,18 @@
-import { PLATFORM } from './platform';
-
 export const CREDENTIAL_TYPE = 'adCabinetApi';
 
 /** Which of the credential's two addresses an endpoint lives on (spec, "Addresses"). */
 export type ApiBase = 'base' | 'client';
 
-/** Every endpoint path of the spec, built once from the platform constant. */
+/**
+ * The endpoint paths that are the same in both forms of the API. The paths that name the platform
+ * (ads, the legacy report, media upload, audiences) differ between the forms: they are in the
+ * naming map (platform.ts), chosen by the credential.
+ */
 export const PATHS = {
 	statsPage: '/api/v1/stats/page',
-	legacyReport: `/api/report/${PLATFORM}view`,
 	reportObjects: '/api/report/objects',
 	adList: '/api/v2/advertisement/',
-	adCreate: `/api/advertisement/${PLATFORM}/`,
-	ad: (adId: string | number) => `/api/advertisement/${PLATFORM}/${encodeURIComponent(String(adId))}`,
 	botValidation: '/api/advertisement/bots/validate',
-	mediaUpload: `/api/v1/advertising/${PLATFORM}/upload_media`,
 	kktu: '/api/kktu',
 	pixelEvents: '/api/pixel_events/',
 	pixelEventTypes: '/api/pixel_events/types',
@@ -23,10 +21,6 @@ export const PATHS = {
 	pixelEvent: (eventId: string) => `/api/pixel_events/${encodeURIComponent(eventId)}`,
 	pixelEventDelete: (accountId: string, eventId: string) =>
 		`/api/pixel_events/${encodeURIComponent(accountId)}/events/${encodeURIComponent(eventId)}`,
-	audiencesList: (accountId: string) =>
-		`/api/advertisement/${PLATFORM}/${encodeURIComponent(accountId)}/audiences/`,
-	audienceCreate: (accountId: string) =>
-		`/api/advertisement/${PLATFORM}/${encodeURIComponent(accountId)}/audiences`,
 } as const;
 
 /** spec 8: maximum `limit` of the statistics and ad list endpoints. */

@@ -185,6 +185,7 @@ async function main(): Promise<void> {
 			accessToken: sandbox.token,
 			baseUrl: sandbox.baseUrl,
 			clientApiUrl: sandbox.clientApiUrl,
+			platform: sandbox.platform,
 		});
 		await session.importExamples(examples);
 		if (args.watch) {

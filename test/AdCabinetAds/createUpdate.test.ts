@@ -2,17 +2,21 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
-import { AD_PATH, EVENT, locator, minimalCreate, SPEC_CREATE_FIELDS } from '../support/adFixtures';
+import { cabinetIdIn, PLATFORMS } from '../../sandbox';
+import { AD_PATH, EVENT_FIELD, locator, minimalCreate, specCreateFields } from '../support/adFixtures';
 
 const NOW = '2026-11-20T12:00:00.000Z';
 
-describe('Ad Cabinet Ads → Create and Update', () => {
-	const sandbox = useSandbox({ now: NOW });
+describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (platform) => {
+	const sandbox = useSandbox({ platform, now: NOW });
+	const UZ = cabinetIdIn(platform, '100001');
+	const DE = cabinetIdIn(platform, '100002');
+	const EVENT = EVENT_FIELD[platform];
 	const run = (parameters: INodeParameters, extra: Partial<Parameters<typeof runNode>[0]> = {}) =>
 		runNode({ type: 'adCabinetAds', parameters, credentials: credentialsFor(sandbox()), ...extra });
 	const leafKktu = () => sandbox().data.kktuIdsAtLevel(3)[4];
 	const eventOf = (accountId: string) =>
-		String(sandbox().data.pixelEventsOf(accountId)[1][EVENT as 'ext_event_id']);
+		String(sandbox().data.pixelEventsOf(accountId)[1][EVENT]);
 
 	/** Tashkent Digital (automatic labelling, audiences): every field of spec 4.6 set in the node. */
 	function everyField(): INodeParameters {
@@ -25,7 +29,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 			budget: 300,
 			adType: 'target_bots',
 			kktu: locator(leafKktu(), 'list'),
-			accountId: '100001',
+			accountId: UZ,
 			targeting: {
 				langs: 'uz, ru',
 				countries: 'UZ',
@@ -83,7 +87,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 				mediaToken: 'seedmedia10001',
 			},
 			marking: { otherInfo: 'erid:2VtzqwXyZ' },
-			tracking: { pixelEvent: eventOf('100001') },
+			tracking: { pixelEvent: eventOf(UZ) },
 		});
 	}
 
@@ -91,9 +95,9 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 		const { items, error } = await run(everyField());
 		expect(error).toBeUndefined();
 		const posts = apiRequests(sandbox()).filter((r) => r.api === 'base');
-		expect(posts.map((r) => [r.method, r.path])).toEqual([['POST', AD_PATH]]);
+		expect(posts.map((r) => [r.method, r.path])).toEqual([['POST', AD_PATH[platform]]]);
 		const body = posts[0].body as IDataObject;
-		expect(Object.keys(body).sort()).toEqual([...SPEC_CREATE_FIELDS].sort());
+		expect(Object.keys(body).sort()).toEqual(specCreateFields(platform).sort());
 		expect(body).toEqual({
 			campaign_id: 2101,
 			title: 'Spring launch',
@@ -136,7 +140,8 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 			end_date: '2026-12-31T18:00:00+00:00',
 			schedule: { mon: [9, 10, 11], tue: [], wed: [], thu: [], fri: [], sat: [12, 13], sun: [] },
 			use_selected_timezone: true,
-			schedule_timezone: 5,
+			// UTC+05:00, in seconds.
+			schedule_timezone: 18_000,
 			currency_code: 'USD',
 			use_account_currency: false,
 			after_moderation_status: 'on hold',
@@ -147,7 +152,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 			promote_url_picture_id: 'pic_custom',
 			media_token: 'seedmedia10001',
 			other_info: 'erid:2VtzqwXyZ',
-			[EVENT]: eventOf('100001'),
+			[EVENT]: eventOf(UZ),
 			ad_source: 'web_api',
 		});
 
@@ -203,11 +208,11 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 		expect(ad.exclude_channels).toEqual(body.exclude_channels_verbose);
 		expect(ad.user_locations).toEqual(body.locations_verbose);
 		expect((ad.media as IDataObject).token).toBe('seedmedia10001');
-		expect((ad.event as IDataObject)[EVENT]).toBe(eventOf('100001'));
+		expect((ad.event as IDataObject)[EVENT]).toBe(eventOf(UZ));
 		expect((ad.target_bots as IDataObject[]).map((bot) => bot.url)).toEqual([
 			'https://t.me/shop_helper_bot',
 		]);
-		expect(ad.account_id).toBe('100001');
+		expect(ad.account_id).toBe(UZ);
 	});
 
 	test('numbers and lists from a sheet (text) are sent as numbers; a KKTU code of level 3 is sent as its id', async () => {
@@ -232,7 +237,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 
 	test('Update of two fields sends only those two; every other field of the ad is unchanged', async () => {
 		const ad = sandbox().data.ads.find(
-			(a) => a.status === 'active' && a.accountId === '100002',
+			(a) => a.status === 'active' && a.accountId === DE,
 		) as { id: number };
 		const before = sandbox().data.adDetail(ad.id) as IDataObject;
 		const { items, error } = await run({
@@ -243,7 +248,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 		});
 		expect(error).toBeUndefined();
 		const [put] = apiRequests(sandbox());
-		expect([put.method, put.path]).toEqual(['PUT', `${AD_PATH}${ad.id}`]);
+		expect([put.method, put.path]).toEqual(['PUT', `${AD_PATH[platform]}${ad.id}`]);
 		expect(put.body).toEqual({ title: 'Renamed from n8n', cpm: 4.2 });
 		const after = sandbox().data.adDetail(ad.id) as IDataObject;
 		expect(after).toEqual({ ...before, title: 'Renamed from n8n', cpm: 4.2 });
@@ -252,7 +257,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 
 	test('Update can clear the schedule (null), set the pixel event, KKTU and dates', async () => {
 		const ad = sandbox().data.ads.find(
-			(a) => a.status === 'active' && a.accountId === '100001',
+			(a) => a.status === 'active' && a.accountId === UZ,
 		) as { id: number };
 		const { error } = await run({
 			resource: 'ad',
@@ -260,7 +265,7 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 			adId: locator(String(ad.id)),
 			updateFields: {
 				removeSchedule: true,
-				pixelEvent: eventOf('100001'),
+				pixelEvent: eventOf(UZ),
 				kktu: locator(leafKktu(), 'list'),
 				startDate: '2026-12-01T00:00:00Z',
 				endDate: '2027-01-01T00:00:00Z',
@@ -270,14 +275,14 @@ describe('Ad Cabinet Ads → Create and Update', () => {
 		const put = apiRequests(sandbox()).find((r) => r.method === 'PUT');
 		expect(put?.body).toEqual({
 			schedule: null,
-			[EVENT]: eventOf('100001'),
+			[EVENT]: eventOf(UZ),
 			kktu_ids: [leafKktu()],
 			start_date: '2026-12-01T00:00:00Z',
 			end_date: '2027-01-01T00:00:00Z',
 		});
 		const after = sandbox().data.adDetail(ad.id) as IDataObject;
 		expect(after.schedule).toBeNull();
-		expect((after.event as IDataObject)[EVENT]).toBe(eventOf('100001'));
+		expect((after.event as IDataObject)[EVENT]).toBe(eventOf(UZ));
 	});
 
 	test('blank optional cells from a sheet: Ad Object and Media Token are not sent on create; a blank Media Token removes the media on update', async () => {

@@ -1,11 +1,15 @@
 import { listSearch, loadOptions } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { cabinetIdIn, PLATFORMS } from '../../sandbox';
 import { useSandbox } from '../support/useSandbox';
-import { EVENT } from '../support/adFixtures';
+import { EVENT_FIELD } from '../support/adFixtures';
 
-describe('Ad Cabinet Ads → dropdowns list the sandbox data', () => {
-	const sandbox = useSandbox();
-	const create = { resource: 'ad', operation: 'create', accountId: '100001' };
+describe.each(PLATFORMS)('Ad Cabinet Ads → dropdowns list the sandbox data (%s form)', (platform) => {
+	const sandbox = useSandbox({ platform });
+	const UZ = cabinetIdIn(platform, '100001');
+	const DE = cabinetIdIn(platform, '100002');
+	const EVENT = EVENT_FIELD[platform];
+	const create = { resource: 'ad', operation: 'create', accountId: UZ };
 
 	test('KKTU lists only third-level categories and is searchable', async () => {
 		const all = await listSearch('adCabinetAds', 'searchKktu', create, credentialsFor(sandbox()));
@@ -26,28 +30,30 @@ describe('Ad Cabinet Ads → dropdowns list the sandbox data', () => {
 		expect(apiRequests(sandbox()).every((r) => r.path === '/api/kktu')).toBe(true);
 	});
 
-	test("Pixel Event lists the cabinet's events by ext_event_id and shows it", async () => {
+	test("Pixel Event lists the cabinet's events by the form's event id and shows it", async () => {
 		const options = await loadOptions(
 			'adCabinetAds',
 			'getPixelEvents',
 			create,
 			credentialsFor(sandbox()),
 		);
-		const events = sandbox().data.pixelEventsOf('100001');
-		expect(options.map((o) => o.value)).toEqual(events.map((e) => e[EVENT as 'ext_event_id']));
+		const events = sandbox().data.pixelEventsOf(UZ);
+		expect(options.length).toBeGreaterThan(0);
+		expect(options.map((o) => o.value)).toEqual(events.map((e) => e[EVENT]));
 		for (const [i, option] of options.entries()) {
-			expect(option.name).toBe(`${events[i].title} (${events[i][EVENT as 'ext_event_id']})`);
+			expect(option.name).toBe(`${events[i].title} (${events[i][EVENT]})`);
+			expect(option.name).not.toContain('undefined');
 		}
 		const other = await loadOptions(
 			'adCabinetAds',
 			'getPixelEvents',
-			{ ...create, accountId: '100002' },
+			{ ...create, accountId: DE },
 			credentialsFor(sandbox()),
 		);
 		expect(other.map((o) => o.value)).toEqual(
 			sandbox()
-				.data.pixelEventsOf('100002')
-				.map((e) => e[EVENT as 'ext_event_id']),
+				.data.pixelEventsOf(DE)
+				.map((e) => e[EVENT]),
 		);
 	});
 
@@ -62,6 +68,10 @@ describe('Ad Cabinet Ads → dropdowns list the sandbox data', () => {
 			{ name: 'Loyal customers Tashkent', value: 55001 },
 			{ name: 'App installers', value: 55002 },
 			{ name: 'Newsletter subscribers', value: 55003 },
+		]);
+		const segment = platform === 'telegram' ? 'telegram' : 'ext';
+		expect(apiRequests(sandbox()).map((r) => r.path)).toEqual([
+			`/api/advertisement/${segment}/${UZ}/audiences/`,
 		]);
 		const noCabinet = await loadOptions(
 			'adCabinetAds',

@@ -61,7 +61,7 @@ describe('Ad Cabinet Ads → Create: fields as a person fills them', () => {
 		expect(sentBody()).toMatchObject({ currency_code: 'RUB', use_account_currency: true });
 	});
 
-	test('Schedule Timezone is a list of UTC offsets, sent as hours', async () => {
+	test('Schedule Timezone is a list of UTC offsets, sent in seconds', async () => {
 		const [field] = budgetScheduleOption('scheduleTimezone', CURRENT);
 		expect(field.type).toBe('options');
 		const names = (field.options as Array<{ name: string; value: number }>).map((o) => [
@@ -75,7 +75,31 @@ describe('Ad Cabinet Ads → Create: fields as a person fills them', () => {
 		expect(
 			(await create(minimalCreate({ budgetSchedule: { scheduleTimezone: 5.5 } }))).error,
 		).toBeUndefined();
-		expect(sentBody()).toMatchObject({ schedule_timezone: 5.5 });
+		expect(sentBody()).toMatchObject({ schedule_timezone: 19_800 });
+	});
+
+	test('a Schedule Timezone saved in hours, or given in seconds by an expression, is sent in seconds', async () => {
+		// A node saved before the API's unit was known holds hours, as the list still does.
+		for (const [given, sent] of [
+			[-3.5, -12_600],
+			[0, 0],
+			['={{ 10800 }}', 10_800],
+			['={{ "5.75" }}', 20_700],
+		] as const) {
+			sandbox().clearLog();
+			const run = await create(minimalCreate({ budgetSchedule: { scheduleTimezone: given } }));
+			expect([given, run.error]).toEqual([given, undefined]);
+			expect([given, sentBody().schedule_timezone]).toEqual([given, sent]);
+		}
+		sandbox().clearLog();
+		const wrong = await create(
+			minimalCreate({ budgetSchedule: { scheduleTimezone: '={{ 100 }}' } }),
+		);
+		expect(apiRequests(sandbox())).toHaveLength(0);
+		expect(wrong.error?.message).toMatch(
+			/^Schedule Timezone: must be a UTC offset in whole quarter hours/,
+		);
+		expect(wrong.error?.message).toContain('Nothing was sent to the API.');
 	});
 
 	test('Campaign ID, CPM and Budget start empty, so the editor marks them as missing', () => {

@@ -11,7 +11,7 @@ describe('Ad Cabinet Ads → Validate Bots (spec 4.9)', () => {
 	const params = (extra: INodeParameters = {}): INodeParameters => ({
 		resource: 'ad',
 		operation: 'validateBots',
-		accountId: '100001',
+		accountId: 'ACC06163',
 		bots: `${GOOD}, ${SMALL}`,
 		...extra,
 	});
@@ -30,7 +30,7 @@ describe('Ad Cabinet Ads → Validate Bots (spec 4.9)', () => {
 		expect([request.method, request.path, request.query]).toEqual([
 			'GET',
 			'/api/advertisement/bots/validate',
-			{ bots: [GOOD, SMALL], account_id: '100001' },
+			{ bots: [GOOD, SMALL], account_id: 'ACC06163' },
 		]);
 		expect(items.map((item) => item.json)).toEqual([
 			{

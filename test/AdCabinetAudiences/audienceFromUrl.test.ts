@@ -13,7 +13,7 @@ import { nodeTypes, PACKAGE_NAME, runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
 
-const UZ_CABINET = '100001';
+const UZ_CABINET = 'ACC06163';
 const MB = 1024 * 1024;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const numbers = (n: number, from = 0) =>
@@ -117,7 +117,7 @@ describe('Ad Cabinet Audiences: Create from a URL', () => {
 		expect(log).toHaveLength(1);
 		expect(log[0]).toMatchObject({
 			method: 'POST',
-			path: `/api/advertisement/ext/${UZ_CABINET}/audiences`,
+			path: `/api/advertisement/telegram/${UZ_CABINET}/audiences`,
 			status: 201,
 		});
 		const body = log[0].body as MultipartBody;

@@ -5,8 +5,8 @@ import { runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
 
-const UZ_CABINET = '100001';
-const DE_CABINET = '100002';
+const UZ_CABINET = 'ACC06163';
+const DE_CABINET = 'ACC07021';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const numbers = (n: number, from = 0) =>
@@ -59,7 +59,7 @@ describe('Ad Cabinet Audiences', () => {
 		expect(error).toBeUndefined();
 		const log = apiRequests(sandbox());
 		expect(log).toHaveLength(1);
-		expect(log[0]).toMatchObject({ method: 'POST', api: 'client', path: `/api/advertisement/ext/${UZ_CABINET}/audiences`, status: 201 });
+		expect(log[0]).toMatchObject({ method: 'POST', api: 'client', path: `/api/advertisement/telegram/${UZ_CABINET}/audiences`, status: 201 });
 		const sent = sentEntries(sandbox());
 		expect(sent.title).toBe('Sheet customers');
 		expect(sent.file).toMatchObject({ filename: 'audience.csv', type: 'text/csv' });
@@ -70,7 +70,7 @@ describe('Ad Cabinet Audiences', () => {
 		expect(upload.entries).toHaveLength(1000);
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject({
-			ext_id: sandbox().data.audiencesOf(UZ_CABINET).at(-1)?.ext_id,
+			tg_id: sandbox().data.audiencesOf(UZ_CABINET).at(-1)?.tg_id,
 			title: 'Sheet customers',
 			report: {
 				valid: 1000,
@@ -222,12 +222,34 @@ describe('Ad Cabinet Audiences', () => {
 	test('Get Many lists the cabinet\'s audiences; Limit cuts the list', async () => {
 		const all = await run({ resource: 'audience', operation: 'getAll', accountId: UZ_CABINET });
 		expect(all.items.map((item) => item.json)).toEqual(
-			sandbox().data.audiencesOf(UZ_CABINET).map(({ ext_id, title }) => ({ ext_id, title })),
+			sandbox().data.audiencesOf(UZ_CABINET).map(({ tg_id, title }) => ({ tg_id, title })),
 		);
-		expect(apiRequests(sandbox())[0]).toMatchObject({ method: 'GET', path: `/api/advertisement/ext/${UZ_CABINET}/audiences/` });
+		expect(apiRequests(sandbox())[0]).toMatchObject({ method: 'GET', path: `/api/advertisement/telegram/${UZ_CABINET}/audiences/` });
 		const two = await run({ resource: 'audience', operation: 'getAll', accountId: UZ_CABINET, returnAll: false, limit: 2 });
 		expect(two.items).toHaveLength(2);
 		const de = await run({ resource: 'audience', operation: 'getAll', accountId: DE_CABINET });
 		expect(de.error?.message).toContain('only for cabinets whose geolocation is Uzbekistan');
+	});
+});
+
+describe("Ad Cabinet Audiences in the spec's form (credential platform ext)", () => {
+	const sandbox = useSandbox({ platform: 'ext' });
+	const run = async (parameters: INodeParameters, input?: IDataObject[]) =>
+		await runNode({ type: 'adCabinetAudiences', parameters, credentials: credentialsFor(sandbox()), input });
+
+	test('Create and Get Many use the ext paths, and the audience id is ext_id', async () => {
+		const created = await run(
+			{ resource: 'audience', operation: 'create', accountId: '100001', title: 'Spec form', source: 'list', phoneNumbers: numbers(1000).join(',') },
+			[{}],
+		);
+		expect(created.error).toBeUndefined();
+		const stored = sandbox().data.audiencesOf('100001').at(-1);
+		expect(created.items[0].json).toMatchObject({ ext_id: stored?.ext_id, title: 'Spec form' });
+		const all = await run({ resource: 'audience', operation: 'getAll', accountId: '100001' });
+		expect(all.items.map((item) => item.json)).toContainEqual({ ext_id: stored?.ext_id, title: 'Spec form' });
+		expect(apiRequests(sandbox()).map((r) => [r.method, r.path])).toEqual([
+			['POST', '/api/advertisement/ext/100001/audiences'],
+			['GET', '/api/advertisement/ext/100001/audiences/'],
+		]);
 	});
 });

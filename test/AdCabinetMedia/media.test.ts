@@ -5,8 +5,8 @@ import { runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
 
-const UZ_CABINET = '100001';
-const NO_ACCESS_CABINET = '100004';
+const UZ_CABINET = 'ACC06163';
+const NO_ACCESS_CABINET = 'ACC08112';
 
 /** A tiny valid PNG (1x1), as the sandbox sniffs real image signatures. */
 const PNG = Buffer.from(
@@ -45,7 +45,7 @@ describe('Ad Cabinet Media: Upload', () => {
 		expect(log[0]).toMatchObject({
 			method: 'POST',
 			api: 'client',
-			path: '/api/v1/advertising/ext/upload_media',
+			path: '/api/v1/advertising/telegram/upload_media',
 			query: { account_id: UZ_CABINET },
 			authorized: true,
 			status: 200,
@@ -164,5 +164,26 @@ describe('Ad Cabinet Media: Upload', () => {
 		expect(error?.httpCode).toBe('503');
 		expect(error?.message).toContain('This write was not retried and may have taken effect');
 		expect(apiRequests(sandbox())).toHaveLength(1);
+	});
+});
+
+describe("Ad Cabinet Media: Upload in the spec's form (credential platform ext)", () => {
+	const sandbox = useSandbox({ platform: 'ext' });
+
+	test('uploads to the ext path and returns the media token', async () => {
+		const { items, error } = await runNode({
+			type: 'adCabinetMedia',
+			parameters: upload({ accountId: '100001' }),
+			credentials: credentialsFor(sandbox()),
+			input: [fileItem(PNG, 'image/png', 'banner.png')],
+		});
+		expect(error).toBeUndefined();
+		expect(apiRequests(sandbox()).map((r) => [r.method, r.path, r.query, r.status])).toEqual([
+			['POST', '/api/v1/advertising/ext/upload_media', { account_id: '100001' }, 200],
+		]);
+		expect(items[0].json).toEqual({
+			media_token: sandbox().data.mediaUploads[0].media_token,
+			content_type: 'image/png',
+		});
 	});
 });

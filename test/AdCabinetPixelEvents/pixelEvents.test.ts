@@ -3,10 +3,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { AddressInfo } from 'node:net';
 import { listSearch, loadOptions, runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
+import { cabinetIdIn, PLATFORMS } from '../../sandbox';
+import { EVENT_FIELD } from '../support/adFixtures';
 import { useSandbox } from '../support/useSandbox';
 
-const CABINET = '100002';
-const NO_ACCESS_CABINET = '100004';
+const CABINET = 'ACC07021';
+const NO_ACCESS_CABINET = 'ACC08112';
 
 const params = (operation: string, rest: INodeParameters = {}): INodeParameters => ({
 	resource: 'pixelEvent',
@@ -130,7 +132,7 @@ describe('Ad Cabinet Pixel Events', () => {
 		['a blank Title', params('create', { accountId: CABINET, title: '   ', type: 'custom' }), 'Title: is required'],
 		['a Type that resolves to empty', params('create', { accountId: CABINET, title: 'A', type: '={{ $json.type ?? "" }}' }), 'Type: is required'],
 		['a Cabinet ID that resolves to empty', params('getAll', { accountId: '={{ $json.cabinet ?? "" }}' }), 'Cabinet ID: is required'],
-		['a Cabinet ID of 0', params('getAll', { accountId: '0' }), 'Cabinet ID: must be the ID of a cabinet, such as 100001; 0 is no cabinet (got "0")'],
+		['a Cabinet ID of 0', params('getAll', { accountId: '0' }), 'Cabinet ID: must be the ID of a cabinet, such as ACC0000; 0 is no cabinet (got "0")'],
 		[
 			'an Event ID that resolves to blank',
 			params('delete', { accountId: CABINET, eventId: byId('={{ $json.event ?? " " }}') }),
@@ -182,5 +184,43 @@ describe('Ad Cabinet Pixel Events: 400 from the API', () => {
 		expect(error?.message).toBe(
 			'The Ad Cabinet API refused the request with 400: Invalid data (title: is too long; type: is required). Fix the fields it named: title (Title), type (Type). Check Cabinet ID, Title and Type. The API refused it, so nothing was changed and sending it again after the fix is safe.',
 		);
+	});
+});
+
+describe.each(PLATFORMS)('Ad Cabinet Pixel Events: names of the %s form', (platform) => {
+	const sandbox = useSandbox({ platform });
+	const cabinet = cabinetIdIn(platform, '100002');
+	const EVENT = EVENT_FIELD[platform];
+	const run = async (parameters: INodeParameters) =>
+		await runNode({ type: 'adCabinetPixelEvents', parameters, credentials: credentialsFor(sandbox()) });
+
+	test("Simplify keeps the id, the form's event id, title, type, status and ads count", async () => {
+		const { items, error } = await run(params('getAll', { accountId: cabinet, simplify: true }));
+		expect(error).toBeUndefined();
+		const events = sandbox().data.pixelEventsOf(cabinet);
+		expect(items.map((item) => item.json)).toEqual(
+			events.map((event) => {
+				const view = sandbox().data.pixelEventView(event);
+				return { id: view.id, [EVENT]: view[EVENT], title: view.title, type: view.type, status: view.status, ads_count: view.ads_count };
+			}),
+		);
+		expect(items.every((item) => typeof item.json[EVENT] === 'string')).toBe(true);
+	});
+
+	test("the Event list also finds an event by the form's event id", async () => {
+		const [event] = sandbox().data.pixelEventsOf(cabinet);
+		const found = await listSearch(
+			'adCabinetPixelEvents',
+			'searchPixelEvents',
+			params('rename', { accountId: cabinet }),
+			credentialsFor(sandbox()),
+			String(event[EVENT]),
+		);
+		expect(found.results.map((r) => r.value)).toEqual([event.id]);
+	});
+
+	test("an unknown event on rename: the advice names the form's event id field", async () => {
+		const { error } = await run(params('rename', { accountId: cabinet, eventId: byId('99999'), newTitle: 'x' }));
+		expect(error?.message).toContain(`(the event "id", not "${EVENT}")`);
 	});
 });

@@ -5,8 +5,8 @@ import { useSandbox } from '../support/useSandbox';
 
 describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	const sandbox = useSandbox({ now: '2026-11-20T12:00:00Z' });
-	const run = (parameters: INodeParameters) =>
-		runNode({ type: 'adCabinetStats', parameters, credentials: credentialsFor(sandbox()) });
+	const run = (parameters: INodeParameters, timezone?: string) =>
+		runNode({ type: 'adCabinetStats', parameters, credentials: credentialsFor(sandbox()), timezone });
 	const legacy = (extra: INodeParameters = {}): INodeParameters => ({
 		resource: 'legacyReport',
 		operation: 'get',
@@ -22,9 +22,10 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 		const { items, error } = await run(legacy({ filters: { campaignIds: '101, 102' } }));
 		expect(error).toBeUndefined();
 		const [request] = apiRequests(sandbox());
-		expect(request.path).toBe('/api/report/extview');
+		expect(request.path).toBe('/api/report/tgview');
 		expect(request.body).toEqual({
-			date: { date_from: '2026-11-01', date_to: '2026-11-07' },
+			// The real service takes date-times: each day's first and last second, in the workflow's time zone.
+			date: { date_from: '2026-11-01T00:00:00+00:00', date_to: '2026-11-07T23:59:59+00:00' },
 			platform: [10],
 			partner: [2],
 			campaign: [101, 102],
@@ -37,13 +38,24 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 			account_uids: [],
 		});
 		const expected = (await (
-			await fetch(`${sandbox().baseUrl}/api/report/extview`, {
+			await fetch(`${sandbox().baseUrl}/api/report/tgview`, {
 				method: 'POST',
 				headers: { Authorization: `Bearer ${sandbox().token}`, 'Content-Type': 'application/json' },
 				body: JSON.stringify(request.body),
 			})
 		).json()) as { results: unknown[] };
 		expect(items.map((item) => item.json)).toEqual(expected.results);
+	});
+
+	test("Legacy Report dates carry the offset of the workflow's time zone and keep its days", async () => {
+		const { items, error } = await run(legacy({ dateFrom: '2026-03-01', dateTo: '2026-03-29T18:30:00' }), 'Europe/Berlin');
+		expect(error).toBeUndefined();
+		// Berlin moves to summer time on 29 March: the last day ends at +02:00.
+		expect(apiRequests(sandbox())[0].body).toMatchObject({
+			date: { date_from: '2026-03-01T00:00:00+01:00', date_to: '2026-03-29T23:59:59+02:00' },
+		});
+		const days = [...new Set(items.map((item) => item.json.date))].sort();
+		expect([days[0], days.at(-1), days.length]).toEqual(['2026-03-01', '2026-03-29', 29]);
 	});
 
 	test('month grouping sends group_time 2 and the date grouping carries it', async () => {
@@ -78,5 +90,27 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	test('Advertised Objects → Get Many with a Limit returns that many objects', async () => {
 		const { items } = await run({ resource: 'advertisedObject', operation: 'getAll', returnAll: false, limit: 2 });
 		expect(items.map((item) => item.json)).toEqual(sandbox().data.objects.slice(0, 2).map((object) => ({ object })));
+	});
+});
+
+describe("Ad Cabinet Stats → Legacy Report in the spec's form (credential platform ext)", () => {
+	const sandbox = useSandbox({ platform: 'ext', now: '2026-11-20T12:00:00Z' });
+
+	test('sends the days as dates to the ext path, as before', async () => {
+		const { items, error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: { resource: 'legacyReport', operation: 'get', dateFrom: '2026-11-01', dateTo: '2026-11-07', groupTime: 'day', groupings: ['date'], filters: {} },
+			credentials: credentialsFor(sandbox()),
+			timezone: 'Asia/Tashkent',
+		});
+		expect(error).toBeUndefined();
+		const [request] = apiRequests(sandbox());
+		expect([request.path, (request.body as { date: unknown }).date]).toEqual([
+			'/api/report/extview',
+			{ date_from: '2026-11-01', date_to: '2026-11-07' },
+		]);
+		expect(items.map((item) => item.json.date)).toEqual([
+			'2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06', '2026-11-07',
+		]);
 	});
 });

@@ -291,7 +291,7 @@ describe('Ad Cabinet Stats → Get Many, Return All in parallel, hour and minute
 				periodFrom: ago(20),
 				periodTo: ago(2),
 				periodGroupingUnit: '5_minutes',
-				filters: { cabinetIds: '100001' },
+				filters: { cabinetIds: 'ACC06163' },
 			}),
 			{ pageSize: 20 },
 		],

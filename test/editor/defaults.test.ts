@@ -85,7 +85,7 @@ describe('saved version 1 nodes run as before', () => {
 			typeVersion: 1,
 			parameters: {
 				resource: 'audience',
-				accountId: '100001',
+				accountId: 'ACC06163',
 				title: 'Saved',
 				source: 'items',
 				phoneField: 'phone',
@@ -102,7 +102,7 @@ describe('saved version 1 nodes run as before', () => {
 		const { error } = await runNode({
 			type: 'adCabinetAudiences',
 			typeVersion: latest('adCabinetAudiences'),
-			parameters: { resource: 'audience', accountId: '100001', returnAll: true },
+			parameters: { resource: 'audience', accountId: 'ACC06163', returnAll: true },
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error).toBeUndefined();

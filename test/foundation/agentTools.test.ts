@@ -92,6 +92,10 @@ describe('our nodes as AI agent tools', () => {
 		expect(stats).toContain('at most 2 days and start at most 5 days ago');
 		expect(stats).toContain('Limit');
 		expect(text('adCabinetAds', 'ad', 'getAll')).toContain('up to 500');
+		// The event id an ad takes, by its name in either form of the API.
+		expect(text('adCabinetPixelEvents', 'pixelEvent', 'getAll')).toContain(
+			'tg_event_id (ext_event_id in the Generic form)',
+		);
 		expect(text('adCabinetAds', 'ad', 'create')).toContain('Ad Cabinet KKTU');
 		expect(text('adCabinetMedia', 'media', 'upload')).toContain('File URL');
 		expect(text('adCabinetAudiences', 'audience', 'create')).toContain('at least 1,000 numbers');
@@ -212,7 +216,7 @@ describe('Simplify', () => {
 		const parameters: INodeParameters = {
 			resource: 'pixelEvent',
 			operation: 'getAll',
-			accountId: '100002',
+			accountId: 'ACC07021',
 		};
 		const full = await runNode({
 			type: 'adCabinetPixelEvents',
@@ -228,7 +232,7 @@ describe('Simplify', () => {
 		expect(simple.items.map((item) => item.json)).toEqual(
 			full.items.map(({ json }) => ({
 				id: json.id,
-				ext_event_id: json.ext_event_id,
+				tg_event_id: json.tg_event_id,
 				title: json.title,
 				type: json.type,
 				status: json.status,

@@ -81,7 +81,7 @@ describe('pacing under the API rate limit', () => {
 	test('a write that got a 429 from the limit is sent again after the block and succeeds', async () => {
 		sandbox().rateLimiter.set({ requests: 1, windowSeconds: 2 });
 		const credentials = { ...credentialsFor(sandbox()), rateLimitRequests: 5, rateLimitWindow: 2 };
-		const parameters = { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Lead', type: 'custom' };
+		const parameters = { resource: 'pixelEvent', operation: 'create', accountId: 'ACC07021', title: 'Lead', type: 'custom' };
 		const first = await runNode({ type: 'adCabinetPixelEvents', parameters, credentials });
 		const second = await runNode({ type: 'adCabinetPixelEvents', parameters: { ...parameters, title: 'Lead 2' }, credentials });
 		expect(first.error).toBeUndefined();

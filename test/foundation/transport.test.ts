@@ -127,7 +127,7 @@ describe('shared transport', () => {
 		const closed = `http://127.0.0.1:${port}`;
 		const { error } = await runNode({
 			type: 'adCabinetPixelEvents',
-			parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Signup', type: 'custom' },
+			parameters: { resource: 'pixelEvent', operation: 'create', accountId: 'ACC07021', title: 'Signup', type: 'custom' },
 			credentials: { accessToken: TOKEN, baseUrl: closed, clientApiUrl: closed },
 		});
 		expect(error?.name).toBe('NodeApiError');

@@ -66,14 +66,14 @@ const trigger = (extra: INodeParameters = {}): INodeParameters => ({
 const media = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'media',
 	operation: 'upload',
-	accountId: '100001',
+	accountId: 'ACC06163',
 	binaryPropertyName: 'data',
 	...extra,
 });
 const audience = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'audience',
 	operation: 'create',
-	accountId: '100001',
+	accountId: 'ACC06163',
 	title: 'Customers',
 	source: 'items',
 	phoneField: 'phone',
@@ -84,7 +84,7 @@ const phones = (list: string[]) => list.map((phone) => ({ phone }));
 const pixel = (operation: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'pixelEvent',
 	operation,
-	accountId: '100002',
+	accountId: 'ACC07021',
 	...extra,
 });
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');

@@ -152,13 +152,13 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 	);
 	const numbers = Array.from({ length: 1000 }, (_v, i) => ({ phone: `99890${String(1_000_000 + i).slice(-7)}` }));
 	const writes: Array<{ name: string; type: string; parameters: INodeParameters; input?: Array<IDataObject | INodeExecutionData> }> = [
-		{ name: 'media upload', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: '100001', binaryPropertyName: 'data' }, input: [{ json: {}, binary: { data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'a.png' } } }] },
-		{ name: 'audience create', type: 'adCabinetAudiences', parameters: { resource: 'audience', operation: 'create', accountId: '100001', title: 'T', source: 'items', phoneField: 'phone', hashNumbers: true }, input: numbers },
-		{ name: 'pixel event create', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Lead', type: 'custom' } },
-		{ name: 'pixel event rename', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'rename', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '31005' }, newTitle: 'Renamed' } },
+		{ name: 'media upload', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: 'ACC06163', binaryPropertyName: 'data' }, input: [{ json: {}, binary: { data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'a.png' } } }] },
+		{ name: 'audience create', type: 'adCabinetAudiences', parameters: { resource: 'audience', operation: 'create', accountId: 'ACC06163', title: 'T', source: 'items', phoneField: 'phone', hashNumbers: true }, input: numbers },
+		{ name: 'pixel event create', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: 'ACC07021', title: 'Lead', type: 'custom' } },
+		{ name: 'pixel event rename', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'rename', accountId: 'ACC07021', eventId: { __rl: true, mode: 'id', value: '31005' }, newTitle: 'Renamed' } },
 		{ name: 'ad create', type: 'adCabinetAds', parameters: minimalCreate() },
 		{ name: 'ad update', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'update', adId: { __rl: true, mode: 'id', value: '10001' }, updateFields: { title: 'Renamed' } } },
-		{ name: 'pixel event delete', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'delete', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '31006' } } },
+		{ name: 'pixel event delete', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'delete', accountId: 'ACC07021', eventId: { __rl: true, mode: 'id', value: '31006' } } },
 	];
 
 	test.each(writes.flatMap((w) => (['503', 'reset'] as FaultKind[]).map((kind) => [w.name, kind, w] as const)))(

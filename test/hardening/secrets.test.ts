@@ -47,14 +47,14 @@ describe('the access token never appears in outputs, errors or logs', () => {
 		{ name: 'objects with a reset then a 429', type: 'adCabinetStats', parameters: { resource: 'advertisedObject', operation: 'getAll', returnAll: true }, faults: () => { sandbox().faults.onNth(1, 'reset'); sandbox().faults.onNth(2, '429'); } },
 		{ name: 'ad list', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'getAll', returnAll: false, limit: 5, filters: {} } },
 		{ name: 'ad create refused by the API', type: 'adCabinetAds', parameters: minimalCreate({ campaignId: 2301 }) },
-		{ name: 'bot validation with a rejected bot', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'validateBots', accountId: '100002', bots: 'shop_helper_bot, tiny_notes_bot', failOnRejected: true }, continueOnFail: true },
+		{ name: 'bot validation with a rejected bot', type: 'adCabinetAds', parameters: { resource: 'ad', operation: 'validateBots', accountId: 'ACC07021', bots: 'shop_helper_bot, tiny_notes_bot', failOnRejected: true }, continueOnFail: true },
 		{ name: 'kktu', type: 'adCabinetKktu', parameters: { resource: 'category', operation: 'getAll', returnAll: true, onlySelectable: true, filters: {} } },
-		{ name: 'pixel create on a cabinet without permission', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100004', title: 'Lead', type: 'custom' } },
-		{ name: 'pixel create with an unsupported type, Continue On Fail', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: '100002', title: 'Lead', type: 'nonsense' }, continueOnFail: true },
-		{ name: 'pixel delete of an unknown event', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'delete', accountId: '100002', eventId: { __rl: true, mode: 'id', value: '999999' } } },
-		{ name: 'audiences outside Uzbekistan', type: 'adCabinetAudiences', parameters: { resource: 'audience', operation: 'getAll', accountId: '100002', returnAll: true } },
-		{ name: 'media upload', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: '100001', binaryPropertyName: 'data' }, input: [{ json: {}, binary: { data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'a.png' } } }] },
-		{ name: 'media upload refused by the API', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: '100001', binaryPropertyName: 'data' }, continueOnFail: true, input: [{ json: {}, binary: { data: { data: Buffer.from('not an image').toString('base64'), mimeType: 'application/octet-stream', fileName: 'a.bin' } } }] },
+		{ name: 'pixel create on a cabinet without permission', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: 'ACC08112', title: 'Lead', type: 'custom' } },
+		{ name: 'pixel create with an unsupported type, Continue On Fail', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'create', accountId: 'ACC07021', title: 'Lead', type: 'nonsense' }, continueOnFail: true },
+		{ name: 'pixel delete of an unknown event', type: 'adCabinetPixelEvents', parameters: { resource: 'pixelEvent', operation: 'delete', accountId: 'ACC07021', eventId: { __rl: true, mode: 'id', value: '999999' } } },
+		{ name: 'audiences outside Uzbekistan', type: 'adCabinetAudiences', parameters: { resource: 'audience', operation: 'getAll', accountId: 'ACC07021', returnAll: true } },
+		{ name: 'media upload', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: 'ACC06163', binaryPropertyName: 'data' }, input: [{ json: {}, binary: { data: { data: PNG.toString('base64'), mimeType: 'image/png', fileName: 'a.png' } } }] },
+		{ name: 'media upload refused by the API', type: 'adCabinetMedia', parameters: { resource: 'media', operation: 'upload', accountId: 'ACC06163', binaryPropertyName: 'data' }, continueOnFail: true, input: [{ json: {}, binary: { data: { data: Buffer.from('not an image').toString('base64'), mimeType: 'application/octet-stream', fileName: 'a.bin' } } }] },
 	];
 
 	test.each(scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {

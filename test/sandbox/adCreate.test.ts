@@ -1,7 +1,7 @@
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 const EVENT_ID_KEY = 'ext_event_id';
 
@@ -81,7 +81,7 @@ const DETAIL_KEYS = [
 ];
 
 describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 60 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 60 });
 	const base = apiClient(sandbox, 'base');
 	const create = (json: unknown) => base.post(CREATE, { json });
 
@@ -193,6 +193,12 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 		await expect400({ ...DE, schedule: { monday: [1] } }, 'schedule', '"monday"');
 		await expect400({ ...DE, schedule: { mon: [24] } }, 'schedule.mon', '0 to 23');
 		await expect400({ ...DE, schedule: { tue: [1.5] } }, 'schedule.tue', 'integer');
+	});
+
+	test('schedule_timezone is in seconds in this form too; hours are refused', async () => {
+		const created = await create({ ...DE, use_selected_timezone: true, schedule_timezone: 10_800 });
+		expect([created.status, created.body.schedule_timezone]).toEqual([201, 10_800]);
+		await expect400({ ...DE, schedule_timezone: 3 }, 'schedule_timezone', 'in seconds');
 	});
 
 	test('start_date must be before end_date', async () => {

@@ -1,7 +1,7 @@
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 const EVENT_ID_KEY = 'ext_event_id';
 
@@ -9,7 +9,7 @@ const EVENT = `${PLATFORM}_event_id`;
 const path = (id: number | string) => `/api/advertisement/${PLATFORM}/${id}`;
 
 describe('edit ads (spec 4.8)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 80 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 80 });
 	const base = apiClient(sandbox, 'base');
 	const adIn = (accountId: string, status = 'active') => {
 		const ad = sandbox().data.ads.find((a) => a.accountId === accountId && a.status === status);

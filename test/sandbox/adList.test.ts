@@ -27,7 +27,7 @@ const ITEM_TYPES: Record<string, string> = {
 };
 
 describe('ad list (spec 2.4, 4.5, 8)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 700 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 700 });
 	const base = apiClient(sandbox, 'base');
 	const list = async (query: Record<string, string | number | (string | number)[]> = {}) => {
 		const response = await base.get(PATH, { query });

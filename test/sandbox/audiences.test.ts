@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 const ID = `${PLATFORM}_id`;
@@ -26,7 +26,7 @@ function audienceForm(
 }
 
 describe('phone-number audiences (spec 4.12, 8)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 10 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 10 });
 	const client = apiClient(sandbox, 'client');
 
 	async function expect400(data: FormData, field: string, text: string) {

@@ -4,7 +4,7 @@ import { useSandbox } from '../support/useSandbox';
 const PATH = '/api/advertisement/bots/validate';
 
 describe('bot validation (spec 4.9, 8)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 10 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 10 });
 	const base = apiClient(sandbox, 'base');
 
 	test('bots with 1000+ daily users validate; fewer give the daily-users error code', async () => {

@@ -2,11 +2,11 @@ import { apiRequests } from '../../harness/sandbox';
 import { apiClient, rawFetch } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 describe('HTTP control endpoints under /__sandbox/', () => {
-	const sandbox = useSandbox({ adCount: 40, now: '2026-03-10T12:00:00Z' });
+	const sandbox = useSandbox({ platform: 'ext', adCount: 40, now: '2026-03-10T12:00:00Z' });
 	const base = apiClient(sandbox, 'base');
 	const client = apiClient(sandbox, 'client');
 	const control = (method: string, path: string, json?: unknown) =>

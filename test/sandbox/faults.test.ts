@@ -2,11 +2,11 @@ import { Sandbox } from '../../sandbox/index';
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 describe('fault injection (test control)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 20 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 20 });
 	const base = apiClient(sandbox, 'base');
 	const objects = () => base.get('/api/report/objects');
 

@@ -10,7 +10,7 @@ interface Node {
 }
 
 describe('KKTU classifier (spec 2.8, 4.10)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 5 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 5 });
 	const client = apiClient(sandbox, 'client');
 
 	test('{ items } is a three-level tree with dotted codes and string ids', async () => {

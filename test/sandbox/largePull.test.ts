@@ -2,7 +2,7 @@ import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
 describe('a 100,000-row pull (the benchmark workload)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW });
 	const base = apiClient(sandbox, 'base');
 
 	test('grouping by ad over ~4 months pages through 100,000+ rows, each exactly once', async () => {

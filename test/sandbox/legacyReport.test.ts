@@ -1,7 +1,7 @@
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 const PATH = `/api/report/${PLATFORM}view`;
@@ -54,7 +54,7 @@ const LISTS = [
 const NULLABLE = ['action_type', 'button_type', 'opened'];
 
 describe('legacy report and advertised objects (spec 2.3, 4.2, 4.3)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 150 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 150 });
 	const base = apiClient(sandbox, 'base');
 
 	test('by ad and account: every spec 2.3 field with its type, numbers not strings', async () => {

@@ -1,7 +1,7 @@
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 const PATH = `/api/v1/advertising/${PLATFORM}/upload_media`;
@@ -27,7 +27,7 @@ function form(
 }
 
 describe('media upload (spec 2.8, 4.10, 7)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 10 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 10 });
 	const client = apiClient(sandbox, 'client');
 	const base = apiClient(sandbox, 'base');
 	const upload = (data: FormData, account_id = '100002') =>

@@ -1,7 +1,7 @@
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 const EVENT_KEYS = [
@@ -18,7 +18,7 @@ const EVENT_KEYS = [
 ];
 
 describe('pixel tag events (spec 2.7, 2.8, 4.11, 7)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 120 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 120 });
 	const client = apiClient(sandbox, 'client');
 
 	test('list: { items } with the spec 2.7 fields; ads_count counts linked ads', async () => {

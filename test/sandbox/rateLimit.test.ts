@@ -20,7 +20,13 @@ async function statuses(requests: (() => Promise<ApiResponse>)[]): Promise<numbe
 const times = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value);
 
 describe('rate limit, telegram form (10 requests per 60 s per user and URL path by default)', () => {
-	const sandbox = useSandbox({ platform: 'telegram', now: TEST_NOW, adCount: 30 });
+	// rateLimit undefined: the form's own default.
+	const sandbox = useSandbox({
+		platform: 'telegram',
+		rateLimit: undefined,
+		now: TEST_NOW,
+		adCount: 30,
+	});
 	const base = apiClient(sandbox, 'base');
 	const control = controlOf(sandbox);
 	const objects = () => base.get('/api/report/objects');

@@ -1,11 +1,11 @@
 import { apiClient, rawFetch, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 describe('addresses, paths and auth (spec 5)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW });
 	const base = apiClient(sandbox, 'base');
 	const client = apiClient(sandbox, 'client');
 

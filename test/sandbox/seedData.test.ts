@@ -1,6 +1,6 @@
 import { Sandbox } from '../../sandbox/index';
 
-/** These tests run the spec's form (useSandbox starts the sandbox with platform 'ext'). */
+/** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
 describe('seeded data', () => {

@@ -111,7 +111,7 @@ function expectedKeys(grouping: string[]): string[] {
 }
 
 describe('statistics rows and columns (spec 2.1, 2.2)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 300 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 300 });
 	const base = apiClient(sandbox, 'base');
 
 	test('columns list every spec 2.1 column in order with its type, whatever the grouping', async () => {

@@ -9,7 +9,7 @@ const BODY = {
 };
 
 describe('statistics paging (spec 4.1 rules 3-4, spec 8)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 300 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 300 });
 	const base = apiClient(sandbox, 'base');
 	const page = (json: unknown) => base.post('/api/v1/stats/page', { json });
 

@@ -5,7 +5,7 @@ import { useSandbox } from '../support/useSandbox';
 const DAY = { period_from: '2026-03-01', period_to: '2026-03-02', period_grouping_unit: 'day' };
 
 describe('statistics validation, currency and filters (spec 4.1)', () => {
-	const sandbox = useSandbox({ now: TEST_NOW, adCount: 200 });
+	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 200 });
 	const base = apiClient(sandbox, 'base');
 	const page = (json: unknown) => base.post('/api/v1/stats/page', { json });
 

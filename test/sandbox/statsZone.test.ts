@@ -5,7 +5,7 @@ type Row = { period_date: string; views: number };
 
 /** The bucket time zone: where the statistics endpoint's days (weeks, months, hours) start. */
 describe('statistics periods in another time zone', () => {
-	const sandbox = useSandbox({ adCount: 200, now: '2026-11-20T12:00:00Z' });
+	const sandbox = useSandbox({ platform: 'ext', adCount: 200, now: '2026-11-20T12:00:00Z' });
 	afterEach(() => {
 		sandbox().data.bucketZone = UTC_ZONE;
 	});

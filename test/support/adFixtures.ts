@@ -1,11 +1,17 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { PLATFORM } from '../../nodes/shared/platform';
+import type { Platform } from '../../sandbox';
 
-export const EVENT = `${PLATFORM}_event_id`;
-export const AD_PATH = `/api/advertisement/${PLATFORM}/`;
+/** The pixel event field of ad create, edit and the event list, as each form names it (from the API's docs). */
+export const EVENT_FIELD: Record<Platform, string> = { telegram: 'tg_event_id', ext: 'ext_event_id' };
 
-/** Every body field of spec 4.6, written out from the spec table. */
-export const SPEC_CREATE_FIELDS = [
+/** The path of ad create; an ad's own path adds its id. */
+export const AD_PATH: Record<Platform, string> = {
+	telegram: '/api/advertisement/telegram/',
+	ext: '/api/advertisement/ext/',
+};
+
+/** Every body field of spec 4.6, written out from the spec table, the pixel event under its name in each form. */
+export const specCreateFields = (platform: Platform): string[] => [
 	'campaign_id',
 	'title',
 	'text',
@@ -59,7 +65,7 @@ export const SPEC_CREATE_FIELDS = [
 	'kktu_ids',
 	'target_search',
 	'target_bots',
-	EVENT,
+	EVENT_FIELD[platform],
 ];
 
 /** A small valid create in Berlin Growth GmbH (no automatic labelling, so no KKTU needed). */

@@ -79,7 +79,7 @@ export const AD_BAD_INPUTS: BadInput[] = [
 		{
 			resource: 'ad',
 			operation: 'validateBots',
-			accountId: '100002',
+			accountId: 'ACC07021',
 			bots: '={{ " , " }}',
 			failOnRejected: false,
 		},

@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { PATHS } from '../../shared/constants';
+import { platformNamesOf } from '../../shared/platform';
 import { apiRequest } from '../../shared/transport/request';
 
 /** "From List" of the Event locator: the events of the cabinet in the Cabinet ID field, by `id` (spec 2.7). */
@@ -10,6 +11,7 @@ export async function searchPixelEvents(
 	const raw = this.getCurrentNodeParameter('accountId') as unknown;
 	const accountId = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	if (!accountId) return { results: [] };
+	const { eventId } = (await platformNamesOf(this)).fields;
 	const body = (await apiRequest.call(this, {
 		api: 'client',
 		method: 'GET',
@@ -24,7 +26,7 @@ export async function searchPixelEvents(
 				!needle ||
 				String(event.title ?? '').toLowerCase().includes(needle) ||
 				String(event.id ?? '').includes(needle) ||
-				String(event.ext_event_id ?? '').includes(needle),
+				String(event[eventId] ?? '').includes(needle),
 		)
 		.map((event) => ({
 			name: `${String(event.title)} (${String(event.type)}, ${String(event.status)})`,

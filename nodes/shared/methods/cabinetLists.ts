@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { PATHS } from '../constants';
+import { platformNamesOf } from '../platform';
 import { apiRequest } from '../transport/request';
 
 /**
@@ -11,21 +12,25 @@ function cabinetOf(ctx: ILoadOptionsFunctions): string {
 	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 }
 
-/** spec 4.11: the cabinet's pixel tag events, by `ext_event_id` (what an ad links to). */
+/** spec 4.11: the cabinet's pixel tag events, by the platform's event id (what an ad links to). */
 export async function getPixelEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const accountId = cabinetOf(this);
 	if (!accountId) return [];
+	const { eventId } = (await platformNamesOf(this)).fields;
 	const body = (await apiRequest.call(this, {
 		api: 'client',
 		method: 'GET',
 		path: PATHS.pixelEvents,
 		qs: { account_id: accountId },
 	})) as { items?: IDataObject[] } | undefined;
-	return (body?.items ?? []).map((event) => ({
-		name: `${String(event.title)} (${String(event.ext_event_id)})`,
-		value: String(event.ext_event_id),
-		description: `${String(event.type)}, ${String(event.status)}`,
-	}));
+	// An event without the form's id cannot be linked to an ad: it is not offered.
+	return (body?.items ?? [])
+		.filter((event) => typeof event[eventId] === 'string' || typeof event[eventId] === 'number')
+		.map((event) => ({
+			name: `${String(event.title)} (${String(event[eventId])})`,
+			value: String(event[eventId]),
+			description: `${String(event.type)}, ${String(event.status)}`,
+		}));
 }
 
 /** spec 4.11: the pixel event types (`page_view`, `purchase`, `custom`, …). */
@@ -38,17 +43,22 @@ export async function getPixelEventTypes(this: ILoadOptionsFunctions): Promise<I
 	return (body?.items ?? []).map((type) => ({ name: String(type.label ?? type.type), value: String(type.type) }));
 }
 
-/** spec 4.12: the cabinet's phone-number audiences, by `ext_id`. */
+/** spec 4.12: the cabinet's phone-number audiences, by the platform's audience id. */
 export async function getAudiences(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const accountId = cabinetOf(this);
 	if (!accountId) return [];
+	const names = await platformNamesOf(this);
 	const body = (await apiRequest.call(this, {
 		api: 'client',
 		method: 'GET',
-		path: PATHS.audiencesList(accountId),
+		path: names.paths.audiencesList(accountId),
 	})) as IDataObject[] | undefined;
-	return (Array.isArray(body) ? body : []).map((audience) => ({
-		name: String(audience.title),
-		value: Number(audience.ext_id),
-	}));
+	const { audienceId } = names.fields;
+	// An audience without a numeric id cannot be targeted: it is not offered.
+	return (Array.isArray(body) ? body : [])
+		.filter((audience) => Number.isFinite(Number(audience[audienceId] ?? NaN)))
+		.map((audience) => ({
+			name: String(audience.title),
+			value: Number(audience[audienceId]),
+		}));
 }

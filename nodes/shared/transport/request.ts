@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, type ApiBase } from '../constants';
 import { baseUrlFrom } from './baseUrl';
+import { platformNames, type PlatformNames } from '../platform';
 import { invalidInput } from '../validation';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
@@ -19,7 +20,8 @@ export type { RequestContext };
 export interface ApiRequest {
 	api: ApiBase;
 	method: IHttpRequestMethods;
-	path: string;
+	/** The path, or for a path that names the platform, how to read it from the credential's naming map. */
+	path: string | ((names: PlatformNames) => string);
 	qs?: IDataObject;
 	body?: IDataObject | FormData;
 	/** Reads may be retried; defaults to true for GET only. Stats POSTs pass true: they only read. */
@@ -111,9 +113,13 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 		request.credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 	const idempotent = request.idempotent ?? request.method === 'GET';
 	const isForm = typeof FormData !== 'undefined' && request.body instanceof FormData;
+	const path =
+		typeof request.path === 'function'
+			? request.path(platformNames(credentials, this.getNode(), request.itemIndex))
+			: request.path;
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${baseUrlFrom(this.getNode(), credentials, request.api, request.itemIndex)}${request.path}`,
+		url: `${baseUrlFrom(this.getNode(), credentials, request.api, request.itemIndex)}${path}`,
 		qs: request.qs,
 		body: request.body,
 		arrayFormat: 'repeat',

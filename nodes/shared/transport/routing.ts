@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
 import { guardItem } from '../perItem';
+import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
@@ -20,11 +21,19 @@ type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 export interface RoutedOperation {
 	/** Defaults to true for GET. */
 	idempotent?: boolean;
-	/** Checks (and may complete) the request routing built from the parameters; throws NodeOperationError before anything is sent. */
-	prepare?: (this: IExecuteSingleFunctions, options: RequestOptions) => void | Promise<void>;
+	/**
+	 * Checks (and may complete) the request routing built from the parameters; throws
+	 * NodeOperationError before anything is sent. `names` is the naming map of the credential's
+	 * platform: a path or field that names the platform is written from it here.
+	 */
+	prepare?: (
+		this: IExecuteSingleFunctions,
+		options: RequestOptions,
+		names: PlatformNames,
+	) => void | Promise<void>;
 	/** Offset pages (spec 4.5): honours the operation's Return All / Limit parameters. */
 	offsetPages?: { pageSize: number; offsetParameter: string; limitParameter: string };
-	hint?: (this: IExecuteSingleFunctions, failure: Failure) => string | undefined;
+	hint?: (this: IExecuteSingleFunctions, failure: Failure, names: PlatformNames) => string | undefined;
 	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
 	onEmptyAnswer?: (this: IExecuteSingleFunctions, sent: IDataObject) => IDataObject;
 }
@@ -97,8 +106,9 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 		const itemIndex = this.getItemIndex();
 		const idempotent = operation.idempotent ?? (requestData.options.method ?? 'GET') === 'GET';
 		return await guardItem(this, itemIndex, async () => {
-			await operation.prepare?.call(this, requestData.options);
 			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+			const names = platformNames(credentials, this.getNode(), itemIndex);
+			await operation.prepare?.call(this, requestData.options, names);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
 			const runEndsAt = runDeadline();
 			const sendPage = async (options: RequestOptions) =>
@@ -108,7 +118,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 					{
 						idempotent,
 						itemIndex,
-						hint: (failure) => operation.hint?.call(this, failure),
+						hint: (failure) => operation.hint?.call(this, failure, names),
 						secrets: secretsOf(credentials),
 						timeoutMs: typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : undefined,
 						runEndsAt,

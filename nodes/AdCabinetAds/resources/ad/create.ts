@@ -3,6 +3,7 @@ import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
+import type { PlatformNames } from '../../../shared/platform';
 import { buildCreateBody } from './values/adBody';
 import { completeAdBody } from './values/adKktu';
 import { createCollections, createCoreProperties } from './fields/adProperties';
@@ -20,6 +21,8 @@ export const adCreateDescription: INodeProperties[] = [
 export async function prepareAdCreate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	names: PlatformNames,
 ): Promise<void> {
-	options.body = await completeAdBody.call(this, buildCreateBody(this));
+	options.url = names.paths.adCreate;
+	options.body = await completeAdBody.call(this, buildCreateBody(this, names));
 }

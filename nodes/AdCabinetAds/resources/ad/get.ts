@@ -3,7 +3,7 @@ import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { PATHS } from '../../../shared/constants';
+import type { PlatformNames } from '../../../shared/platform';
 import { adIdField, readAdId } from './fields/adId';
 
 const show = { resource: ['ad'], operation: ['get'] };
@@ -14,6 +14,7 @@ export const adGetDescription: INodeProperties[] = [adIdField(show)];
 export async function prepareAdGet(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	names: PlatformNames,
 ): Promise<void> {
-	options.url = PATHS.ad(readAdId(this));
+	options.url = names.paths.ad(readAdId(this));
 }

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { PlatformNames } from '../../../shared/platform';
 import { labelOf } from './fields/adFields';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
@@ -22,7 +23,11 @@ function adIdOf(fx: IExecuteSingleFunctions): string {
 
 /** Advice for a failed ad request, naming the node's fields where the API named its own. */
 export function adHint(operation: AdOperation) {
-	return function (this: IExecuteSingleFunctions, failure: Failure): string | undefined {
+	return function (
+		this: IExecuteSingleFunctions,
+		failure: Failure,
+		names: PlatformNames,
+	): string | undefined {
 		if (failure.status === 404 && operation !== 'create') {
 			return `Ad ${adIdOf(this)} was not found. Check the ID or pick the ad from the list; ads of cabinets this token cannot use are not found either.`;
 		}
@@ -32,7 +37,7 @@ export function adHint(operation: AdOperation) {
 		const fields = apiErrorFields(failure);
 		if ((failure.status !== 400 && failure.status !== 422) || fields.length === 0) return undefined;
 		const named = `Fix the fields it named: ${fields
-			.map((field) => (labelOf(field) ? `${field} (${labelOf(field)})` : field))
+			.map((field) => (labelOf(field, names) ? `${field} (${labelOf(field, names)})` : field))
 			.join(', ')}.`;
 		if (fields.includes('kktu_ids') && operation !== 'get' && !kktuSent(this, operation)) {
 			return AUTOMATIC_LABELLING_HINT;

@@ -47,7 +47,8 @@ export const adDescription: INodeProperties[] = [
 				action: 'Create an ad',
 				description: 'Launch a new ad in a campaign',
 				routing: {
-					request: { method: 'POST', url: PATHS.adCreate },
+					// The path names the platform: prepareAdCreate writes it.
+					request: { method: 'POST' },
 					...routed({
 						prepare: prepareAdCreate,
 						hint: adHint('create'),

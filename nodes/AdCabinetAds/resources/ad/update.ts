@@ -3,7 +3,7 @@ import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { PATHS } from '../../../shared/constants';
+import type { PlatformNames } from '../../../shared/platform';
 import { buildUpdateBody } from './values/adBody';
 import { completeAdBody } from './values/adKktu';
 import { updateProperties } from './fields/adProperties';
@@ -22,9 +22,10 @@ export const adUpdateDescription: INodeProperties[] = [
 export async function prepareAdUpdate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	names: PlatformNames,
 ): Promise<void> {
 	const adId = readAdId(this);
-	const body = buildUpdateBody(this);
-	options.url = PATHS.ad(adId);
+	const body = buildUpdateBody(this, names);
+	options.url = names.paths.ad(adId);
 	options.body = await completeAdBody.call(this, body);
 }

@@ -7,7 +7,6 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
-import { PATHS } from '../../../shared/constants';
 import {
 	downloadFromParameters,
 	fileUrlProperties,
@@ -220,7 +219,7 @@ async function upload(ctx: IExecuteFunctions, target: Target, build: AudienceBui
 	const body = await apiRequest.call(ctx, {
 		api: 'client',
 		method: 'POST',
-		path: PATHS.audienceCreate(target.accountId),
+		path: (names) => names.paths.audienceCreate(target.accountId),
 		body: form,
 		idempotent: false,
 		itemIndex: i,

@@ -1,6 +1,6 @@
 import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
-import { PATHS } from '../../../shared/constants';
+import type { PlatformNames } from '../../../shared/platform';
 import type { Failure } from '../../../shared/transport/failure';
 import { audienceHint } from './hints';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
@@ -12,14 +12,15 @@ export const audienceGetAllDescription: INodeProperties[] = [
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 ];
 
-/** spec 4.12: GET /api/advertisement/ext/{account_id}/audiences/ */
+/** spec 4.12: GET /api/advertisement/{platform}/{account_id}/audiences/ */
 export async function prepareAudienceGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	names: PlatformNames,
 ): Promise<void> {
 	const accountId = readCabinetId(this.getNode(), this.getNodeParameter('accountId', ''), this.getItemIndex());
 	readLimit(this.getNode(), this.getItemIndex(), (name) => this.getNodeParameter(name, name === 'returnAll' ? true : 50));
-	options.url = PATHS.audiencesList(accountId);
+	options.url = names.paths.audiencesList(accountId);
 }
 
 export function audienceGetAllHint(this: IExecuteSingleFunctions, failure: Failure): string | undefined {

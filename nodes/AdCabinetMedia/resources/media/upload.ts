@@ -8,7 +8,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
-import { CREDENTIAL_TYPE, PATHS } from '../../../shared/constants';
+import { CREDENTIAL_TYPE } from '../../../shared/constants';
 import { eachItem } from '../../../shared/perItem';
 import {
 	downloadFromParameters,
@@ -195,7 +195,7 @@ async function uploadOne(
 	const body = await apiRequest.call(ctx, {
 		api: 'client',
 		method: 'POST',
-		path: PATHS.mediaUpload,
+		path: (names) => names.paths.mediaUpload,
 		qs: { account_id: accountId },
 		body: form,
 		idempotent: false,

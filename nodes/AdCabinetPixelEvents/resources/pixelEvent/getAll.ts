@@ -1,6 +1,12 @@
-import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { cabinetIdField } from '../../../shared/cabinetId';
 import { cabinetOf } from './fields';
+import { platformNamesOf } from '../../../shared/platform';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields, simplifyItems } from '../../../shared/simplify';
 
@@ -12,8 +18,17 @@ export const pixelEventGetAllDescription: INodeProperties[] = [
 	...simplifyFields(show, 'ID, event ID, title, type, status and the number of ads using the event'),
 ];
 
-/** postReceive step: with Simplify on, an event keeps these fields (no code snippet or dates). */
-export const simplifyPixelEvents = simplifyItems(['id', 'ext_event_id', 'title', 'type', 'status', 'ads_count']);
+/**
+ * postReceive step: with Simplify on, an event keeps these fields (no code snippet or dates), its
+ * event id under the name of the credential's form.
+ */
+export async function simplifyPixelEvents(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const { eventId } = (await platformNamesOf(this)).fields;
+	return await simplifyItems(['id', eventId, 'title', 'type', 'status', 'ads_count']).call(this, items);
+}
 
 /** spec 4.11: GET /api/pixel_events/?account_id= */
 export async function preparePixelEventGetAll(

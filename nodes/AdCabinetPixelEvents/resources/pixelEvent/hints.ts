@@ -1,4 +1,5 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
+import type { PlatformNames } from '../../../shared/platform';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
 
@@ -32,7 +33,11 @@ function listFields(failure: Failure, operation: PixelOperation): string {
 
 /** Status-specific advice per spec section 7, naming the cabinet, event and type involved. */
 export function pixelEventHint(operation: PixelOperation) {
-	return function (this: IExecuteSingleFunctions, failure: Failure): string | undefined {
+	return function (
+		this: IExecuteSingleFunctions,
+		failure: Failure,
+		names: PlatformNames,
+	): string | undefined {
 		const cabinet = parameter(this, 'accountId');
 		const event = operation === 'rename' || operation === 'delete' ? parameter(this, 'eventId', true) : '';
 		switch (failure.status) {
@@ -44,7 +49,7 @@ export function pixelEventHint(operation: PixelOperation) {
 				return cabinetAccessHint(`cabinet ${cabinet}`);
 			case 404:
 				if (operation === 'rename') {
-					return `Event ${event} was not found in cabinet ${cabinet}. Pick the event from the list, or check its ID (the event "id", not "ext_event_id").`;
+					return `Event ${event} was not found in cabinet ${cabinet}. Pick the event from the list, or check its ID (the event "id", not "${names.fields.eventId}").`;
 				}
 				if (operation === 'delete') {
 					return `Event ${event} or cabinet ${cabinet} was not found. The event may already have been deleted; pick it from the list, or check both IDs.`;

@@ -4,7 +4,8 @@ import type {
 	IExecuteSingleFunctions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { readDate } from '../../../shared/dates';
+import { readDate, zonedIso, type Instant } from '../../../shared/dates';
+import { PLATFORM_NAMES, type PlatformNames } from '../../../shared/platform';
 import { invalidInput, listOf } from '../../../shared/validation';
 
 const show = { resource: ['legacyReport'], operation: ['get'] };
@@ -83,6 +84,7 @@ export const legacyReportGetDescription: INodeProperties[] = [
 				name: 'accountUids',
 				type: 'string',
 				default: '',
+				placeholder: `e.g. ${PLATFORM_NAMES.telegram.cabinetIdExample}`,
 				description: 'Only these cabinets, separated by commas',
 			},
 			{
@@ -105,10 +107,27 @@ export const legacyReportGetDescription: INodeProperties[] = [
 	},
 ];
 
+/**
+ * spec 4.2 `date`: the days of Date From and Date To (as written, in the workflow's time zone). The
+ * spec form takes the days; the real service takes date-times, sent as each day's first and last
+ * second with the time zone's offset, as every other date is sent.
+ */
+function reportDates(from: Instant, to: Instant, names: PlatformNames, timeZone: string): IDataObject {
+	const dayFrom = from.iso.slice(0, 10);
+	const dayTo = to.iso.slice(0, 10);
+	if (names.legacyReportDates === 'date') return { date_from: dayFrom, date_to: dayTo };
+	const at = (day: string, time: string) => {
+		const [year, month, date] = day.split('-').map(Number);
+		return zonedIso(year, month, date, timeZone, time);
+	};
+	return { date_from: at(dayFrom, '00:00:00'), date_to: at(dayTo, '23:59:59') };
+}
+
 /** Builds the spec 4.2 body, with its fixed fields, from the parameters; refuses bad input first. */
 export async function buildLegacyReportBody(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	names: PlatformNames,
 ): Promise<void> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
@@ -135,8 +154,9 @@ export async function buildLegacyReportBody(
 		if (name === 'account') return { name, type: 1 };
 		return { name };
 	});
+	options.url = names.paths.legacyReport;
 	options.body = {
-		date: { date_from: from.iso.slice(0, 10), date_to: to.iso.slice(0, 10) },
+		date: reportDates(from, to, names, timeZone),
 		platform: [10],
 		partner: [2],
 		campaign: campaigns,

@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { PATHS } from '../../../shared/constants';
 import { listToItems, routed } from '../../../shared/transport/routing';
 import { buildLegacyReportBody, legacyReportGetDescription, legacyReportHint } from './get';
 
@@ -18,7 +17,8 @@ export const legacyReportDescription: INodeProperties[] = [
 				action: 'Get the legacy report',
 				description: 'Deprecated statistics report, switched off by the API on 28 February 2026',
 				routing: {
-					request: { method: 'POST', url: PATHS.legacyReport },
+					// The path names the platform: buildLegacyReportBody writes it.
+					request: { method: 'POST' },
 					...routed({ idempotent: true, prepare: buildLegacyReportBody, hint: legacyReportHint }),
 					output: { postReceive: [listToItems(['results'])] },
 				},

@@ -17,6 +17,7 @@ import {
 	routed,
 	type RoutedOperation,
 } from '../../../../nodes/shared/transport/routing';
+import { PLATFORM_NAMES } from '../../../../nodes/shared/platform';
 import { invalidInput } from '../../../../nodes/shared/validation';
 import { NODE, TOKEN, credentials, httpError } from '../../../support/fakeContext';
 
@@ -48,6 +49,8 @@ function routingContext(
 		continueOnFail?: boolean;
 		itemIndex?: number;
 		baseUrl?: string;
+		/** Other fields of the credential (its platform). */
+		credential?: IDataObject;
 	} = {},
 ): Routed {
 	let calls = 0;
@@ -62,7 +65,11 @@ function routingContext(
 		getItemIndex: () => options.itemIndex ?? 0,
 		getNode: () => NODE,
 		continueOnFail: () => options.continueOnFail ?? false,
-		getCredentials: async () => credentials(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+		getCredentials: async () =>
+			credentials({
+				...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+				...options.credential,
+			}),
 		getNodeParameter: (name: string, fallback: unknown) =>
 			name in parameters ? parameters[name] : fallback,
 		makeRoutingRequest,
@@ -184,6 +191,36 @@ describe('routed: every declarative operation through send', () => {
 		expect(routing.sent()[0].body).toEqual({ title: 't', ad_source: 'web_api' });
 	});
 
+	test("prepare is given the naming map of the credential's platform; without one, the real service's", async () => {
+		for (const [credential, path] of [
+			[{}, '/api/advertisement/telegram/'],
+			[{ platform: '' }, '/api/advertisement/telegram/'],
+			[{ platform: 'telegram' }, '/api/advertisement/telegram/'],
+			[{ platform: 'ext' }, '/api/advertisement/ext/'],
+		] as const) {
+			const routing = routingContext(() => items(1), { credential });
+			await run(
+				{
+					prepare(options, names) {
+						options.url = names.paths.adCreate;
+					},
+				},
+				routing,
+			);
+			expect([credential, routing.sent()[0].url]).toEqual([credential, path]);
+		}
+	});
+
+	test('a platform the package does not know is refused before anything is sent, naming the choices', async () => {
+		const routing = routingContext(() => items(1), { credential: { platform: 'tiktok' } });
+		const prepare = jest.fn();
+		await expect(run({ prepare }, routing)).rejects.toThrow(
+			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic (as in the interface spec)); choose one in the credential (got "tiktok"). Nothing was sent to the API.',
+		);
+		expect(prepare).not.toHaveBeenCalled();
+		expect(routing.makeRoutingRequest).not.toHaveBeenCalled();
+	});
+
 	test('a base URL that is not http(s) is refused before sending, naming the credential field', async () => {
 		const routing = routingContext(() => items(1), { baseUrl: 'api.example.test' });
 		await expect(run({}, routing, requestData({ baseURL: 'api.example.test' }))).rejects.toThrow(
@@ -201,7 +238,10 @@ describe('routed: every declarative operation through send', () => {
 			return 'Check the Event ID.';
 		});
 		const error = (await run({ hint }, routing).catch((e: unknown) => e)) as NodeApiError;
-		expect(hint).toHaveBeenCalledWith(expect.objectContaining({ status: 404 }));
+		expect(hint).toHaveBeenCalledWith(
+			expect.objectContaining({ status: 404 }),
+			PLATFORM_NAMES.telegram,
+		);
 		expect(error.message).toBe(
 			'The Ad Cabinet API refused the request with 404: unknown event for ***. Check the Event ID.',
 		);

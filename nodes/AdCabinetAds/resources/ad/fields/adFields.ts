@@ -1,8 +1,5 @@
-import { PLATFORM } from '../../../../shared/platform';
+import { namedInEveryForm, type PlatformNames } from '../../../../shared/platform';
 import { AD_TYPE_TERMS, BUTTON_TYPE_TERMS, CURRENCY_CODES } from '../../../../shared/vocabulary';
-
-/** spec 4.6, 4.8: the pixel tag event field of create and edit. */
-export const PIXEL_EVENT_FIELD = `${PLATFORM}_event_id`;
 
 /** spec 2.6: the schedule's day keys, in order. */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -39,9 +36,9 @@ export type AdFieldKind =
 			positive?: boolean;
 			min?: number;
 			max?: number;
-			/** Chosen from a list of UTC offsets (hours) rather than typed. */
-			utcOffsets?: boolean;
 	  }
+	/** Chosen from a list of UTC offsets (valued in hours, as saved nodes hold them); sent in seconds. */
+	| { type: 'utcOffset' }
 	| { type: 'integer'; min: number }
 	| { type: 'boolean' }
 	| { type: 'options'; choices: readonly Choice[]; nullable?: boolean }
@@ -55,8 +52,11 @@ export type AdFieldKind =
 	| { type: 'schedule' };
 
 export interface AdField {
-	/** The body field (spec 4.6 / 4.8). */
-	api: string;
+	/**
+	 * The body field (spec 4.6 / 4.8). A field whose name differs between the API's forms names
+	 * its entry in the naming map instead; apiName() gives the name sent.
+	 */
+	api: string | { platformField: keyof PlatformNames['fields'] };
 	/** The node parameter (top-level for core fields, else the option's name inside its collection). */
 	name: string;
 	displayName: string;
@@ -142,7 +142,7 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'end_date', name: 'endDate', displayName: 'End Date', collection: 'budgetSchedule', kind: { type: 'date' }, description: 'When delivery ends', update: true },
 	{ api: 'schedule', name: 'schedule', displayName: 'Schedule', collection: 'budgetSchedule', kind: { type: 'schedule' }, description: 'Delivery hours per weekday', update: true, updateNullable: true },
 	{ api: 'use_selected_timezone', name: 'useSelectedTimezone', displayName: 'Use Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether the schedule hours are in Schedule Timezone rather than UTC', default: true, update: true },
-	{ api: 'schedule_timezone', name: 'scheduleTimezone', displayName: 'Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'number', min: -12, max: 14, utcOffsets: true }, description: 'The time zone of the schedule\'s hours, as an offset from UTC (sent as hours, e.g. 3 for UTC+03:00). Used when Use Schedule Timezone is on.', default: 0, update: true },
+	{ api: 'schedule_timezone', name: 'scheduleTimezone', displayName: 'Schedule Timezone', collection: 'budgetSchedule', kind: { type: 'utcOffset' }, description: 'The time zone of the schedule\'s hours, as an offset from UTC. Sent in seconds (10800 for UTC+03:00); an expression may give hours (3) or seconds (10800). Used when Use Schedule Timezone is on.', default: 0, update: true },
 	{ api: 'currency_code', name: 'currencyCode', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: CURRENCY_CHOICES }, description: 'Currency of CPM and budgets', default: 'EUR', versions: 'first' },
 	{ api: 'use_account_currency', name: 'useAccountCurrency', displayName: 'Use Cabinet Currency', collection: 'budgetSchedule', kind: { type: 'boolean' }, description: 'Whether CPM and budgets are in the cabinet\'s own currency', default: true, versions: 'first' },
 	{ api: 'currency_code', name: 'currency', displayName: 'Currency', collection: 'budgetSchedule', kind: { type: 'options', choices: [{ name: 'Cabinet\'s Own Currency', value: CABINET_CURRENCY, description: 'CPM and budgets are in the currency the cabinet is kept in' }, ...CURRENCY_CHOICES] }, description: 'Currency of CPM and budgets: the cabinet\'s own, or one of the codes', default: CABINET_CURRENCY, versions: 'later' },
@@ -161,7 +161,7 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'other_info', name: 'otherInfo', displayName: 'Marking Token', collection: 'marking', kind: { type: 'string', nullable: true }, description: 'Marking token for manual labelling (other_info); empty sends null', update: true },
 
 	// Tracking
-	{ api: PIXEL_EVENT_FIELD, name: 'pixelEvent', displayName: 'Pixel Event Name or ID', collection: 'tracking', kind: { type: 'pixelEvent' }, description: `One pixel tag event of the cabinet in Cabinet ID, by its ${PIXEL_EVENT_FIELD}; empty sends null. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`, update: true },
+	{ api: { platformField: 'eventId' }, name: 'pixelEvent', displayName: 'Pixel Event Name or ID', collection: 'tracking', kind: { type: 'pixelEvent' }, description: `One pixel tag event of the cabinet in Cabinet ID, by its ${namedInEveryForm('eventId')}; empty sends null. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`, update: true },
 ];
 
 /** The fields shown up front on Create, in the order of the table. */
@@ -191,7 +191,15 @@ export const COLLECTIONS: readonly {
 /** spec 4.8: the fields an edit may carry. */
 export const UPDATE_FIELDS = AD_FIELDS.filter((field) => field.update);
 
-/** The node's name for an API field, for messages that quote the API. */
-export function labelOf(api: string): string | undefined {
-	return AD_FIELDS.find((field) => field.api === api)?.displayName;
+/** The body field's name in the credential's form of the API. */
+export function apiName(field: AdField, names: PlatformNames): string {
+	return typeof field.api === 'string' ? field.api : names.fields[field.api.platformField];
+}
+
+/**
+ * The node's name for an API field, for messages that quote the API. Without `names` only the
+ * fields named alike in both forms are found.
+ */
+export function labelOf(api: string, names?: PlatformNames): string | undefined {
+	return AD_FIELDS.find((field) => (names ? apiName(field, names) : field.api) === api)?.displayName;
 }

@@ -129,18 +129,17 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 					...(kind.rows ? { typeOptions: { rows: kind.rows } } : {}),
 				},
 			];
+		case 'utcOffset':
+			return [
+				{
+					...base,
+					type: 'options',
+					default: (field.default as number | undefined) ?? 0,
+					// In offset order, west to east, as time zones are listed.
+					options: UTC_OFFSETS,
+				},
+			];
 		case 'number':
-			if (kind.utcOffsets) {
-				return [
-					{
-						...base,
-						type: 'options',
-						default: (field.default as number | undefined) ?? 0,
-						// In offset order, west to east, as time zones are listed.
-						options: UTC_OFFSETS,
-					},
-				];
-			}
 			return [
 				{
 					...base,

@@ -8,8 +8,10 @@ import {
 	REMOVE_SCHEDULE,
 	SCHEDULE_JSON,
 	UPDATE_FIELDS,
+	apiName,
 	type AdField,
 } from '../fields/adFields';
+import type { PlatformNames } from '../../../../shared/platform';
 import { scheduleFromDays, scheduleFromJson, type Schedule } from './adSchedule';
 import { readFieldValue, readKktu, type ReadContext } from './adValues';
 
@@ -69,14 +71,14 @@ function readInto(
 	for (const f of fields) {
 		if (f.kind.type === 'schedule') {
 			const schedule = readSchedule(values, ctx);
-			if (schedule !== undefined) out.body[f.api] = schedule;
+			if (schedule !== undefined) out.body[apiName(f, ctx.names)] = schedule;
 		} else if (!(f.name in values)) {
 			continue;
 		} else if (f.kind.type === 'kktu') {
 			out.kktu = readKktu(values[f.name], f, ctx);
 		} else {
 			const value = readFieldValue(f, values[f.name], ctx);
-			if (value !== undefined) out.body[f.api] = value as IDataObject[string];
+			if (value !== undefined) out.body[apiName(f, ctx.names)] = value as IDataObject[string];
 		}
 	}
 }
@@ -98,16 +100,26 @@ function checkDates(body: IDataObject, ctx: ReadContext): void {
 	}
 }
 
-function contextOf(fx: IExecuteSingleFunctions, mode: ReadContext['mode']): ReadContext {
-	return { node: fx.getNode(), itemIndex: fx.getItemIndex(), timeZone: fx.getTimezone(), mode };
+function contextOf(
+	fx: IExecuteSingleFunctions,
+	mode: ReadContext['mode'],
+	names: PlatformNames,
+): ReadContext {
+	return {
+		node: fx.getNode(),
+		itemIndex: fx.getItemIndex(),
+		timeZone: fx.getTimezone(),
+		mode,
+		names,
+	};
 }
 
 /**
  * spec 4.6: the create body from the core fields and the six collections, every field the user set
- * in its spec type, plus `ad_source: web_api`. Refuses broken rules before anything is sent.
+ * in its spec type and under its name in the credential's form (`names`), plus `ad_source: web_api`. Refuses broken rules before anything is sent.
  */
-export function buildCreateBody(fx: IExecuteSingleFunctions): AdBody {
-	const ctx = contextOf(fx, 'create');
+export function buildCreateBody(fx: IExecuteSingleFunctions, names: PlatformNames): AdBody {
+	const ctx = contextOf(fx, 'create', names);
 	const out: AdBody = { body: {} };
 	const core: IDataObject = {};
 	for (const f of CORE_FIELDS)
@@ -172,8 +184,8 @@ export function buildCreateBody(fx: IExecuteSingleFunctions): AdBody {
  * spec 4.8: the edit body holds only the fields set under Update Fields, so nothing is reset by
  * omission. Refuses an empty update and broken rules before anything is sent.
  */
-export function buildUpdateBody(fx: IExecuteSingleFunctions): AdBody {
-	const ctx = contextOf(fx, 'update');
+export function buildUpdateBody(fx: IExecuteSingleFunctions, names: PlatformNames): AdBody {
+	const ctx = contextOf(fx, 'update', names);
 	const values = fx.getNodeParameter('updateFields', {}) as IDataObject;
 	const out: AdBody = { body: {} };
 	readInto(out, UPDATE_FIELDS, values, ctx);

@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { readDate } from '../../../../shared/dates';
+import type { PlatformNames } from '../../../../shared/platform';
 import { invalidInput, listOf } from '../../../../shared/validation';
 import type { AdField, AdFieldKind } from '../fields/adFields';
 
@@ -8,6 +9,8 @@ export interface ReadContext {
 	itemIndex: number;
 	timeZone: string;
 	mode: 'create' | 'update';
+	/** The naming map of the credential's form of the API. */
+	names: PlatformNames;
 }
 
 /** A value as n8n may hand it over: typed by the UI, or text from an expression (a sheet cell). */
@@ -98,6 +101,38 @@ function readNumber(
 	return n;
 }
 
+/** Real offsets are whole quarter hours, from UTC−12:00 to UTC+14:00. */
+const QUARTER_HOUR_SECONDS = 900;
+const OFFSET_SECONDS = { min: -12 * 3600, max: 14 * 3600 };
+
+/**
+ * `schedule_timezone` in seconds, as the real service documents it ("hours converted to seconds",
+ * 10800 for UTC+03:00); the spec gives no unit. The editor's list and nodes saved before hold
+ * hours, and an expression may give either: a value up to 14 is hours, one of 900 or more seconds.
+ */
+function readUtcOffset(value: unknown, field: AdField, ctx: ReadContext): number {
+	const n = toNumber(value);
+	const refuse = () =>
+		invalidInput(
+			ctx.node,
+			field.displayName,
+			'must be a UTC offset in whole quarter hours: hours from -12 to 14 (such as 3 or 5.75), or seconds, a multiple of 900 from -43200 to 50400 (such as 10800 for UTC+03:00)',
+			ctx.itemIndex,
+			value,
+		);
+	if (n === undefined) throw refuse();
+	const seconds = Math.abs(n) <= 14 && Number.isInteger(n * 4) ? Math.round(n * 3600) : n;
+	if (
+		!Number.isInteger(seconds) ||
+		seconds % QUARTER_HOUR_SECONDS !== 0 ||
+		seconds < OFFSET_SECONDS.min ||
+		seconds > OFFSET_SECONDS.max
+	)
+		throw refuse();
+	// -0 hours is UTC.
+	return seconds === 0 ? 0 : seconds;
+}
+
 function readIds(value: unknown, field: AdField, ctx: ReadContext): number[] {
 	const parts = typeof value === 'number' ? [value] : Array.isArray(value) ? value : listOf(value);
 	return parts.map((part) => {
@@ -157,6 +192,8 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 			return readString(value, kind, field, ctx);
 		case 'number':
 			return readNumber(value, kind, field, ctx);
+		case 'utcOffset':
+			return readUtcOffset(value, field, ctx);
 		case 'integer': {
 			const n = toNumber(value);
 			if (n === undefined || !Number.isInteger(n) || n < kind.min) {
@@ -190,12 +227,12 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 			return date.iso;
 		}
 		case 'pixelEvent':
-			// spec 4.6: one ext_event_id only; empty unlinks the event (the field is nullable).
+			// spec 4.6: one pixel event id only; empty unlinks the event (the field is nullable).
 			return single(value, ctx, field, 'only one pixel event per ad') ?? null;
 		case 'targetBots':
 			return readTargetBots(value, field, ctx);
 		case 'kktu':
 		case 'schedule':
-			throw new Error(`${field.api} is read by its own function`);
+			throw new Error(`${String(field.api)} is read by its own function`);
 	}
 }

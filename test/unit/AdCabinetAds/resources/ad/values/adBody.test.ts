@@ -4,7 +4,10 @@ import {
 	buildCreateBody,
 	buildUpdateBody,
 } from '../../../../../../nodes/AdCabinetAds/resources/ad/values/adBody';
+import { PLATFORM_NAMES } from '../../../../../../nodes/shared/platform';
 import { NODE } from '../../../../../support/fakeContext';
+
+const TELEGRAM = PLATFORM_NAMES.telegram;
 
 /** An IExecuteSingleFunctions-like context holding one item's parameters. */
 function item(parameters: IDataObject, itemIndex = 0): IExecuteSingleFunctions {
@@ -62,7 +65,7 @@ const week = (hours: Partial<Record<string, number[]>>) => ({
 
 describe('buildCreateBody', () => {
 	test('the core fields in their API types, plus ad_source; an empty KKTU is left for later', () => {
-		expect(buildCreateBody(item(core))).toEqual({ body: coreBody });
+		expect(buildCreateBody(item(core), TELEGRAM)).toEqual({ body: coreBody });
 	});
 
 	test("fields of every collection are sent in their API types; blanks follow each field's rule", () => {
@@ -82,6 +85,7 @@ describe('buildCreateBody', () => {
 				marking: { otherInfo: '' },
 				tracking: { pixelEvent: '' },
 			}),
+			TELEGRAM,
 		);
 		expect(kktu).toBe('30.15.1');
 		expect(body).toEqual({
@@ -98,25 +102,54 @@ describe('buildCreateBody', () => {
 			button_type: 'learn_more',
 			show_picture: true,
 			other_info: null,
-			ext_event_id: null,
+			tg_event_id: null,
 		});
 		expect('ad_object' in body).toBe(false);
 	});
 
+	test("the pixel event goes under the credential form's name, the schedule timezone in seconds", () => {
+		for (const [names, sent, other] of [
+			[TELEGRAM, 'tg_event_id', 'ext_event_id'],
+			[PLATFORM_NAMES.ext, 'ext_event_id', 'tg_event_id'],
+		] as const) {
+			const body = buildCreateBody(
+				item({
+					...core,
+					tracking: { pixelEvent: 'ev-7' },
+					budgetSchedule: { scheduleTimezone: 3 },
+				}),
+				names,
+			).body;
+			expect([body[sent], other in body, body.schedule_timezone]).toEqual(['ev-7', false, 10_800]);
+			const update = buildUpdateBody(
+				item({ updateFields: { pixelEvent: '', scheduleTimezone: -3.5 } }),
+				names,
+			).body;
+			expect(update).toEqual({ [sent]: null, schedule_timezone: -12_600 });
+		}
+	});
+
 	test("one Currency choice: the cabinet's own currency sends use_account_currency instead of a code", () => {
-		const own = buildCreateBody(item({ ...core, budgetSchedule: { currency: 'cabinet' } })).body;
+		const own = buildCreateBody(
+			item({ ...core, budgetSchedule: { currency: 'cabinet' } }),
+			TELEGRAM,
+		).body;
 		expect(own.use_account_currency).toBe(true);
 		expect('currency_code' in own).toBe(false);
-		const usd = buildCreateBody(item({ ...core, budgetSchedule: { currency: 'USD' } })).body;
+		const usd = buildCreateBody(
+			item({ ...core, budgetSchedule: { currency: 'USD' } }),
+			TELEGRAM,
+		).body;
 		expect(usd).toMatchObject({ currency_code: 'USD', use_account_currency: false });
 		// Version 1 nodes keep their two fields, sent as set.
 		const first = buildCreateBody(
 			item({ ...core, budgetSchedule: { currencyCode: 'TON', useAccountCurrency: true } }),
+			TELEGRAM,
 		).body;
 		expect(first).toMatchObject({ currency_code: 'TON', use_account_currency: true });
-		expect(() => buildCreateBody(item({ ...core, budgetSchedule: { currency: 'GBP' } }))).toThrow(
-			/^Currency: must be one of "cabinet", "EUR"/,
-		);
+		expect(() =>
+			buildCreateBody(item({ ...core, budgetSchedule: { currency: 'GBP' } }), TELEGRAM),
+		).toThrow(/^Currency: must be one of "cabinet", "EUR"/);
 	});
 
 	test('the schedule from the day editor or from JSON, as all seven days', () => {
@@ -132,10 +165,12 @@ describe('buildCreateBody', () => {
 					},
 				},
 			}),
+			TELEGRAM,
 		).body;
 		expect(days.schedule).toEqual(week({ mon: [9, 10, 11], sun: [0, 23] }));
 		const json = buildCreateBody(
 			item({ ...core, budgetSchedule: { scheduleJson: '{"fri": [20, 21]}' } }),
+			TELEGRAM,
 		).body;
 		expect(json.schedule).toEqual(week({ fri: [20, 21] }));
 	});
@@ -145,21 +180,25 @@ describe('buildCreateBody', () => {
 			...core,
 			budgetSchedule: { schedule: { days: [{ day: 'mon', hours: [1] }] }, scheduleJson: '{}' },
 		};
-		expect(refusal(() => buildCreateBody(item(both))).message).toBe(
+		expect(refusal(() => buildCreateBody(item(both), TELEGRAM)).message).toBe(
 			'Schedule: set the schedule one way only, not with Schedule (JSON) too. Nothing was sent to the API.',
 		);
 		expect(
-			refusal(() => buildCreateBody(item({ ...core, budgetSchedule: { scheduleJson: 'null' } })))
-				.message,
+			refusal(() =>
+				buildCreateBody(item({ ...core, budgetSchedule: { scheduleJson: 'null' } }), TELEGRAM),
+			).message,
 		).toBe('Schedule (JSON): may be null only when updating an ad. Nothing was sent to the API.');
 		expect(() =>
-			buildCreateBody(item({ ...core, budgetSchedule: { scheduleJson: '{"mon": [24]}' } })),
+			buildCreateBody(
+				item({ ...core, budgetSchedule: { scheduleJson: '{"mon": [24]}' } }),
+				TELEGRAM,
+			),
 		).toThrow('Schedule (JSON): mon: hours must be whole numbers from 0 to 23, got 24');
 	});
 
 	test('a channel invite link needs Ad Object', () => {
 		for (const promoteUrl of ['https://t.me/+AbCdEf', 'https://t.me/joinchat/AbCdEf']) {
-			expect(refusal(() => buildCreateBody(item({ ...core, promoteUrl }))).message).toBe(
+			expect(refusal(() => buildCreateBody(item({ ...core, promoteUrl }), TELEGRAM)).message).toBe(
 				"Ad Object: is required when Promote URL is a channel invite link: add it under Website & Button with the destination channel's URL. Nothing was sent to the API.",
 			);
 		}
@@ -169,6 +208,7 @@ describe('buildCreateBody', () => {
 				promoteUrl: 'https://t.me/+AbCdEf',
 				websiteButton: { adObject: 'https://t.me/private_one' },
 			}),
+			TELEGRAM,
 		).body;
 		expect(withObject).toMatchObject({
 			promote_url: 'https://t.me/+AbCdEf',
@@ -176,22 +216,23 @@ describe('buildCreateBody', () => {
 		});
 		// A public channel whose name starts with "joinchat" is not an invite link.
 		expect(() =>
-			buildCreateBody(item({ ...core, promoteUrl: 'https://t.me/joinchatters' })),
+			buildCreateBody(item({ ...core, promoteUrl: 'https://t.me/joinchatters' }), TELEGRAM),
 		).not.toThrow();
 	});
 
 	test('Start Date must be before End Date', () => {
 		const dates = { startDate: '2026-12-02T00:00:00', endDate: '2026-12-01T00:00:00' };
 		expect(
-			refusal(() => buildCreateBody(item({ ...core, budgetSchedule: dates }, 4))).message,
+			refusal(() => buildCreateBody(item({ ...core, budgetSchedule: dates }, 4), TELEGRAM)).message,
 		).toBe(
 			'Start Date: must be before End Date (2026-12-01T00:00:00+01:00) (got "2026-12-02T00:00:00+01:00"). Nothing was sent to the API.',
 		);
 		expect(
-			refusal(() => buildCreateBody(item({ ...core, budgetSchedule: dates }, 4))).context.itemIndex,
+			refusal(() => buildCreateBody(item({ ...core, budgetSchedule: dates }, 4), TELEGRAM)).context
+				.itemIndex,
 		).toBe(4);
 		const same = { startDate: '2026-12-01T00:00:00', endDate: '2026-12-01T00:00:00' };
-		expect(() => buildCreateBody(item({ ...core, budgetSchedule: same }))).toThrow(
+		expect(() => buildCreateBody(item({ ...core, budgetSchedule: same }), TELEGRAM)).toThrow(
 			'must be before End Date',
 		);
 	});
@@ -202,22 +243,25 @@ describe('buildCreateBody', () => {
 			targeting: { onlyCrypto: true },
 			exclusions: { excludeCrypto: true },
 		};
-		expect(refusal(() => buildCreateBody(item(params))).message).toBe(
+		expect(refusal(() => buildCreateBody(item(params), TELEGRAM)).message).toBe(
 			'Only Crypto Channels: cannot be on together with Exclude Crypto Channels. Nothing was sent to the API.',
 		);
 		expect(() =>
-			buildCreateBody(item({ ...params, exclusions: { excludeCrypto: false } })),
+			buildCreateBody(item({ ...params, exclusions: { excludeCrypto: false } }), TELEGRAM),
 		).not.toThrow();
 	});
 
 	test('Ad Type Bots and Search need their own list with entries', () => {
-		expect(refusal(() => buildCreateBody(item({ ...core, adType: 'target_bots' }))).message).toBe(
+		expect(
+			refusal(() => buildCreateBody(item({ ...core, adType: 'target_bots' }), TELEGRAM)).message,
+		).toBe(
 			'Target Bots: must list at least one entry when Ad Type is target_bots. Nothing was sent to the API.',
 		);
 		expect(
 			refusal(() =>
 				buildCreateBody(
 					item({ ...core, adType: 'target_search', targeting: { targetSearch: ' ' } }),
+					TELEGRAM,
 				),
 			).message,
 		).toBe(
@@ -229,15 +273,16 @@ describe('buildCreateBody', () => {
 				adType: 'target_bots',
 				targeting: { targetBots: { bot: [{ id: 3, url: 'https://t.me/abot' }] } },
 			}),
+			TELEGRAM,
 		).body;
 		expect(bots.target_bots).toEqual([{ id: 3, url: 'https://t.me/abot' }]);
 	});
 
 	test('a bad core field is refused before anything else, naming it', () => {
-		expect(() => buildCreateBody(item({ ...core, cpm: 0 }))).toThrow(
+		expect(() => buildCreateBody(item({ ...core, cpm: 0 }), TELEGRAM)).toThrow(
 			'CPM: must be a number greater than 0 (got 0)',
 		);
-		expect(() => buildCreateBody(item({ ...core, campaignId: '' }))).toThrow(
+		expect(() => buildCreateBody(item({ ...core, campaignId: '' }), TELEGRAM)).toThrow(
 			/^Campaign ID: must be a whole number of at least 1/,
 		);
 	});
@@ -245,59 +290,68 @@ describe('buildCreateBody', () => {
 
 describe('buildUpdateBody', () => {
 	test('holds only the fields set, with no ad_source, so nothing is reset by omission', () => {
-		expect(buildUpdateBody(item({ updateFields: { title: 'New title', cpm: '3.5' } }))).toEqual({
+		expect(
+			buildUpdateBody(item({ updateFields: { title: 'New title', cpm: '3.5' } }), TELEGRAM),
+		).toEqual({
 			body: { title: 'New title', cpm: 3.5 },
 		});
 	});
 
 	test('an empty update is refused', () => {
-		const error = refusal(() => buildUpdateBody(item({ updateFields: {} }, 2)));
+		const error = refusal(() => buildUpdateBody(item({ updateFields: {} }, 2), TELEGRAM));
 		expect(error.message).toBe(
 			'Update Fields: add at least one field to change. Nothing was sent to the API.',
 		);
 		expect(error.context.itemIndex).toBe(2);
-		expect(() => buildUpdateBody(item({}))).toThrow('add at least one field to change');
+		expect(() => buildUpdateBody(item({}), TELEGRAM)).toThrow('add at least one field to change');
 	});
 
 	test('fields an edit does not take are not sent', () => {
-		expect(() => buildUpdateBody(item({ updateFields: { budget: 10, campaignId: 5 } }))).toThrow(
-			'add at least one field to change',
-		);
-		expect(buildUpdateBody(item({ updateFields: { budget: 10, title: 't' } })).body).toEqual({
+		expect(() =>
+			buildUpdateBody(item({ updateFields: { budget: 10, campaignId: 5 } }), TELEGRAM),
+		).toThrow('add at least one field to change');
+		expect(
+			buildUpdateBody(item({ updateFields: { budget: 10, title: 't' } }), TELEGRAM).body,
+		).toEqual({
 			title: 't',
 		});
 	});
 
 	test('a KKTU change alone is an update', () => {
-		expect(buildUpdateBody(item({ updateFields: { kktu: '812' } }))).toEqual({
+		expect(buildUpdateBody(item({ updateFields: { kktu: '812' } }), TELEGRAM)).toEqual({
 			body: {},
 			kktu: '812',
 		});
-		expect(() => buildUpdateBody(item({ updateFields: { kktu: '' } }))).toThrow(
+		expect(() => buildUpdateBody(item({ updateFields: { kktu: '' } }), TELEGRAM)).toThrow(
 			'KKTU Category: choose exactly one KKTU category per ad',
 		);
 	});
 
 	test('an edit may clear the media and the schedule with null', () => {
-		expect(buildUpdateBody(item({ updateFields: { mediaToken: '' } })).body).toEqual({
+		expect(buildUpdateBody(item({ updateFields: { mediaToken: '' } }), TELEGRAM).body).toEqual({
 			media_token: null,
 		});
-		expect(buildUpdateBody(item({ updateFields: { removeSchedule: true } })).body).toEqual({
+		expect(
+			buildUpdateBody(item({ updateFields: { removeSchedule: true } }), TELEGRAM).body,
+		).toEqual({
 			schedule: null,
 		});
-		expect(buildUpdateBody(item({ updateFields: { scheduleJson: null } })).body).toEqual({
+		expect(buildUpdateBody(item({ updateFields: { scheduleJson: null } }), TELEGRAM).body).toEqual({
 			schedule: null,
 		});
 		// Remove Schedule switched off sets nothing.
-		expect(() => buildUpdateBody(item({ updateFields: { removeSchedule: false } }))).toThrow(
-			'add at least one field to change',
-		);
+		expect(() =>
+			buildUpdateBody(item({ updateFields: { removeSchedule: false } }), TELEGRAM),
+		).toThrow('add at least one field to change');
 	});
 
 	test('Remove Schedule with a new schedule is refused', () => {
 		expect(
 			refusal(() =>
-				buildUpdateBody(item({ updateFields: { scheduleJson: '{}', removeSchedule: true } })),
+				buildUpdateBody(
+					item({ updateFields: { scheduleJson: '{}', removeSchedule: true } }),
+					TELEGRAM,
+				),
 			).message,
 		).toBe(
 			'Schedule (JSON): set the schedule one way only, not with Remove Schedule too. Nothing was sent to the API.',
@@ -306,9 +360,12 @@ describe('buildUpdateBody', () => {
 
 	test('dates are checked in an edit too, and a blank date is refused there', () => {
 		expect(() =>
-			buildUpdateBody(item({ updateFields: { startDate: '2026-12-05', endDate: '2026-12-01' } })),
+			buildUpdateBody(
+				item({ updateFields: { startDate: '2026-12-05', endDate: '2026-12-01' } }),
+				TELEGRAM,
+			),
 		).toThrow('Start Date: must be before End Date');
-		expect(() => buildUpdateBody(item({ updateFields: { endDate: '' } }))).toThrow(
+		expect(() => buildUpdateBody(item({ updateFields: { endDate: '' } }), TELEGRAM)).toThrow(
 			'End Date: must be a date',
 		);
 	});

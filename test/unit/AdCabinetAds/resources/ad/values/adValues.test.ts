@@ -8,9 +8,16 @@ import {
 	readKktu,
 	type ReadContext,
 } from '../../../../../../nodes/AdCabinetAds/resources/ad/values/adValues';
+import { PLATFORM_NAMES } from '../../../../../../nodes/shared/platform';
 import { NODE } from '../../../../../support/fakeContext';
 
-const create: ReadContext = { node: NODE, itemIndex: 0, timeZone: 'Europe/Berlin', mode: 'create' };
+const create: ReadContext = {
+	node: NODE,
+	itemIndex: 0,
+	timeZone: 'Europe/Berlin',
+	mode: 'create',
+	names: PLATFORM_NAMES.telegram,
+};
 const update: ReadContext = { ...create, mode: 'update' };
 
 /** The field of the table for an API field (the first, where two node parameters send it). */
@@ -101,14 +108,23 @@ describe('readFieldValue: numbers', () => {
 		);
 	});
 
-	test('a range is checked at both ends', () => {
-		expect(read('schedule_timezone', -12)).toBe(-12);
-		expect(read('schedule_timezone', '14')).toBe(14);
-		expect(read('schedule_timezone', 5.5)).toBe(5.5);
+	test('the schedule timezone is sent in seconds, from hours (the editor, saved nodes) or seconds', () => {
+		expect(read('schedule_timezone', 3)).toBe(10_800);
+		expect(read('schedule_timezone', -12)).toBe(-43_200);
+		expect(read('schedule_timezone', '14')).toBe(50_400);
+		expect(read('schedule_timezone', 5.75)).toBe(20_700);
+		expect(read('schedule_timezone', -0)).toBe(0);
+		expect(Object.is(read('schedule_timezone', -0), -0)).toBe(false);
+		expect(read('schedule_timezone', 10_800)).toBe(10_800);
+		expect(read('schedule_timezone', '-34200')).toBe(-34_200);
+		expect(read('schedule_timezone', 50_400)).toBe(50_400);
 		expect(refusal(() => read('schedule_timezone', 15)).message).toBe(
-			'Schedule Timezone: must be a number from -12 to 14 (got 15). Nothing was sent to the API.',
+			'Schedule Timezone: must be a UTC offset in whole quarter hours: hours from -12 to 14 (such as 3 or 5.75), or seconds, a multiple of 900 from -43200 to 50400 (such as 10800 for UTC+03:00) (got 15). Nothing was sent to the API.',
 		);
-		expect(() => read('schedule_timezone', -13)).toThrow('must be a number from -12 to 14');
+		for (const wrong of [-13, 5.3, 10_000, 50_401, 51_300, -44_100, 'UTC+3'])
+			expect(() => read('schedule_timezone', wrong)).toThrow(
+				'must be a UTC offset in whole quarter hours',
+			);
 	});
 
 	test('whole numbers with a minimum', () => {
@@ -188,7 +204,7 @@ describe('readFieldValue: dates, pixel event, target bots', () => {
 	});
 
 	test('one pixel event, from text, a number or the resource locator; empty unlinks with null', () => {
-		const pixel = field('ext_event_id');
+		const pixel = AD_FIELDS.find((f) => f.kind.type === 'pixelEvent') as AdField;
 		expect(readFieldValue(pixel, 'ev-1', create)).toBe('ev-1');
 		expect(readFieldValue(pixel, 42, create)).toBe('42');
 		expect(readFieldValue(pixel, { __rl: true, mode: 'list', value: 'ev-2' }, create)).toBe('ev-2');
