@@ -59,6 +59,22 @@ export interface PlatformNames {
 	legacyReportDates: 'date' | 'dateTime';
 	/** A cabinet id as the form writes it, for placeholders and messages. */
 	cabinetIdExample: string;
+	/**
+	 * Endpoints of the real service that the interface spec hides (cabinets, campaigns, balances);
+	 * undefined in a form whose API has none.
+	 */
+	accounts?: {
+		/** GET: `[{account_uid, name, balance, …}]`. */
+		cabinetNames: string;
+		/** GET: one cabinet, shaped as in the names list. */
+		cabinet: (accountUid: string) => string;
+		/** GET with account_name, legal_name, offset, limit: `{items, count}`. */
+		cabinetList: string;
+		/** GET with period, campaign_name, is_active, offset, limit: `{items, count}`. */
+		campaignList: string;
+		/** GET: `{active, available, total}`, each `{amount, currency}`. */
+		balances: string;
+	};
 }
 
 const cabinet = (accountId: string) => encodeURIComponent(accountId);
@@ -87,6 +103,13 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, PlatformNames>> = {
 		pixelFunction: 'tgp',
 		legacyReportDates: 'dateTime',
 		cabinetIdExample: 'ACC0000',
+		accounts: {
+			cabinetNames: '/api/accounts/telegram/names',
+			cabinet: (accountUid) => `/api/accounts/telegram/${cabinet(accountUid)}`,
+			cabinetList: '/api/accounts/telegram/',
+			campaignList: '/api/campaigns/',
+			balances: '/api/dashboard/balances',
+		},
 	},
 	ext: {
 		platform: 'ext',

@@ -3,6 +3,7 @@ import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../shared/constants';
 import { apiError } from '../../shared/transport/errors';
 import { apiRequest, connectionOptions } from '../../shared/transport/request';
 import { invalidInput } from '../../shared/validation';
+import { PLATFORM_LABEL, platformNames, type PlatformNames } from '../../shared/platform';
 
 /**
  * Cabinets, campaigns and balances are endpoints of the real service (Telegram, Adstat) that the
@@ -13,17 +14,18 @@ export async function realServiceCredentials(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	what: string,
-): Promise<ICredentialDataDecryptedObject> {
+): Promise<{ credentials: ICredentialDataDecryptedObject; paths: NonNullable<PlatformNames['accounts']> }> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	if (credentials.platform === 'ext') {
+	const names = platformNames(credentials, ctx.getNode(), itemIndex);
+	if (!names.accounts) {
 		throw invalidInput(
 			ctx.getNode(),
-			'Platform (Ad Cabinet API credential)',
-			`${what} exist only on the Telegram (Adstat) API; this credential is set to the Generic form, whose API has no such endpoint. Set Platform to Telegram (Adstat) in the credential, or type the IDs by hand in the other operations`,
+			PLATFORM_LABEL,
+			`${what} exist only on the Telegram (Adstat) API; this credential's Platform is "${names.label}", whose API has no such endpoint. Set Platform to Telegram (Adstat) in the credential, or type the IDs by hand in the other operations`,
 			itemIndex,
 		);
 	}
-	return credentials;
+	return { credentials, paths: names.accounts };
 }
 
 /** Pages the API may take beyond what its count needs, before paging is stopped as endless. */

@@ -3,9 +3,6 @@ import { eachItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { realServiceCredentials } from '../realService';
 
-/** The real service's dashboard balances (its docs, "Balances"). */
-const BALANCES_PATH = '/api/dashboard/balances';
-
 export const balanceDescription: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -29,11 +26,11 @@ export const balanceDescription: INodeProperties[] = [
 export async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
-			const credentials = await realServiceCredentials(this, i, 'Balances');
+			const { credentials, paths } = await realServiceCredentials(this, i, 'Balances');
 			return (await apiRequest.call(this, {
 				api: 'base',
 				method: 'GET',
-				path: BALANCES_PATH,
+				path: paths.balances,
 				itemIndex: i,
 				credentials,
 				connection: connectionOptions(this, i),

@@ -7,10 +7,6 @@ import { apiRequest, connectionOptions } from '../../../shared/transport/request
 import { invalidInput } from '../../../shared/validation';
 import { offsetList, realServiceCredentials } from '../realService';
 
-/** The real service's cabinet endpoints (its docs, "Accounts"). */
-const CABINET_LIST_PATH = '/api/accounts/telegram/';
-const cabinetPath = (id: string) => `/api/accounts/telegram/${encodeURIComponent(id)}`;
-
 /** What Simplify keeps of a cabinet: who it is and its money. */
 export const SIMPLE_CABINET_FIELDS = [
 	'account_id',
@@ -94,13 +90,13 @@ export const cabinetDescription: INodeProperties[] = [
 export async function executeCabinetGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
-			const credentials = await realServiceCredentials(this, i, 'Cabinets');
+			const { credentials, paths } = await realServiceCredentials(this, i, 'Cabinets');
 			const limit = readLimit(this.getNode(), i, (name) => this.getNodeParameter(name, i, name === 'limit' ? 50 : false));
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 			const qs: IDataObject = {};
 			if (typeof filters.accountName === 'string' && filters.accountName.trim()) qs.account_name = filters.accountName.trim();
 			if (typeof filters.legalName === 'string' && filters.legalName.trim()) qs.legal_name = filters.legalName.trim();
-			const cabinets = await offsetList(this, i, { path: CABINET_LIST_PATH, qs, limit, credentials });
+			const cabinets = await offsetList(this, i, { path: paths.cabinetList, qs, limit, credentials });
 			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 			return cabinets.map((cabinet) => ({ json: simplify ? pick(cabinet, SIMPLE_CABINET_FIELDS) : cabinet }));
 		}),
@@ -111,14 +107,14 @@ export async function executeCabinetGetAll(this: IExecuteFunctions): Promise<INo
 export async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
-			const credentials = await realServiceCredentials(this, i, 'Cabinets');
+			const { credentials, paths } = await realServiceCredentials(this, i, 'Cabinets');
 			const raw = this.getNodeParameter('cabinetId', i, '') as unknown;
 			const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 			if (!id) throw invalidInput(this.getNode(), 'Cabinet ID', 'is required: a cabinet ID such as ACC0000', i, raw);
 			const body = (await apiRequest.call(this, {
 				api: 'base',
 				method: 'GET',
-				path: cabinetPath(id),
+				path: paths.cabinet(id),
 				itemIndex: i,
 				credentials,
 				connection: connectionOptions(this, i),

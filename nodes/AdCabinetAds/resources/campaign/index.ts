@@ -4,9 +4,6 @@ import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { pick, simplifyFields } from '../../../shared/simplify';
 import { offsetList, realServiceCredentials } from '../realService';
 
-/** The real service's campaign list (its docs, "Campaigns"). */
-const CAMPAIGN_LIST_PATH = '/api/campaigns/';
-
 /** What Simplify keeps of a campaign: who it is, where, and its money and reach. */
 export const SIMPLE_CAMPAIGN_FIELDS = [
 	'id',
@@ -94,7 +91,7 @@ const PERIODS = ['all', 'starts_month', 'today', 'yesterday'];
 export async function executeCampaignGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
-			const credentials = await realServiceCredentials(this, i, 'Campaign lists');
+			const { credentials, paths } = await realServiceCredentials(this, i, 'Campaign lists');
 			const limit = readLimit(this.getNode(), i, (name) => this.getNodeParameter(name, i, name === 'limit' ? 50 : false));
 			const period = this.getNodeParameter('period', i, 'all') as string;
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
@@ -102,7 +99,7 @@ export async function executeCampaignGetAll(this: IExecuteFunctions): Promise<IN
 			if (typeof filters.campaignName === 'string' && filters.campaignName.trim()) qs.campaign_name = filters.campaignName.trim();
 			if (filters.active === 'active') qs.is_active = true;
 			if (filters.active === 'inactive') qs.is_active = false;
-			const campaigns = await offsetList(this, i, { path: CAMPAIGN_LIST_PATH, qs, limit, credentials });
+			const campaigns = await offsetList(this, i, { path: paths.campaignList, qs, limit, credentials });
 			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 			return campaigns.map((campaign) => ({ json: simplify ? pick(campaign, SIMPLE_CAMPAIGN_FIELDS) : campaign }));
 		}),
