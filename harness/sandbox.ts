@@ -1,11 +1,54 @@
 import type { Sandbox } from '../sandbox';
 
 /** The adCabinetApi credential's data (a type alias, so it also fits n8n's credential data type). */
-export type SandboxCredential = { accessToken: string; baseUrl: string; clientApiUrl: string };
+export type SandboxCredential = {
+	authMethod: 'accessToken';
+	accessToken: string;
+	baseUrl: string;
+	clientApiUrl: string;
+};
 
 /** Credential data pointing at a sandbox. */
 export function credentialsFor(sandbox: Sandbox, token = sandbox.token): SandboxCredential {
-	return { accessToken: token, baseUrl: sandbox.baseUrl, clientApiUrl: sandbox.clientApiUrl };
+	return {
+		authMethod: 'accessToken',
+		accessToken: token,
+		baseUrl: sandbox.baseUrl,
+		clientApiUrl: sandbox.clientApiUrl,
+	};
+}
+
+/** A Username and Password credential for a sandbox: n8n signs in and renews the token itself. */
+export type SignInCredential = {
+	platform: string;
+	authMethod: 'password';
+	username: string;
+	password: string;
+	baseUrl: string;
+	clientApiUrl: string;
+	/** Requests per path and window; 0 turns pacing off. */
+	rateLimitRequests: number;
+	rateLimitWindow: number;
+};
+
+/** Credential data that signs in to a sandbox with its username and password. */
+export function signInCredentialsFor(
+	sandbox: Sandbox,
+	overrides: Partial<SignInCredential> = {},
+): SignInCredential {
+	const limit = sandbox.rateLimiter.settings;
+	return {
+		platform: sandbox.platform,
+		authMethod: 'password',
+		username: sandbox.username,
+		password: sandbox.password,
+		baseUrl: sandbox.baseUrl,
+		clientApiUrl: sandbox.clientApiUrl,
+		// Pace as the sandbox limits, so a run never meets a 429 of its own making.
+		rateLimitRequests: limit ? limit.requests : 0,
+		rateLimitWindow: limit ? limit.windowSeconds : 60,
+		...overrides,
+	};
 }
 
 /** The API requests a sandbox received, without its control traffic. */
