@@ -1,13 +1,19 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+import { bearerTokenOf, renewSession, SESSION } from '../nodes/shared/transport/renewal';
 
 // Both addresses are validated as http(s) URLs; a trailing slash is tolerated and stripped where used.
 const HTTP_URL = '^https?://[^\\s/]+(/[^\\s]*)?$';
+
+const method = (...values: string[]) => ({ show: { authMethod: values } });
 
 export class AdCabinetApi implements ICredentialType {
 	name = 'adCabinetApi';
@@ -23,12 +29,84 @@ export class AdCabinetApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName: 'Platform',
+			name: 'platform',
+			type: 'options',
+			options: [
+				{
+					name: 'Telegram (Adstat)',
+					value: 'telegram',
+					description: 'The real service at client.adstat.pro and clientapi.adstat.pro',
+				},
+				{
+					name: 'Generic (as in the interface spec)',
+					value: 'ext',
+					description: 'The generic form, with "ext" in every path and field name',
+				},
+			],
+			default: 'telegram',
+			description: 'Which names the API uses in its paths and fields',
+		},
+		{
+			displayName: 'Sign-in Method',
+			name: 'authMethod',
+			type: 'options',
+			options: [
+				{
+					name: 'Username and Password',
+					value: 'password',
+					description: 'n8n signs in and renews the access token by itself',
+				},
+				{
+					name: 'Refresh Token',
+					value: 'refreshToken',
+					description:
+						'n8n renews the access token with it; a refresh token lasts 30 days, then paste a new one',
+				},
+				{
+					name: 'Access Token',
+					value: 'accessToken',
+					description: 'Used as it is; it is not renewed (on the real service it lasts 1 hour)',
+				},
+			],
+			default: 'password',
+		},
+		{
+			displayName: 'Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: method('password'),
+			description: 'The username (email) you sign in to the cabinet with',
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: method('password'),
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: method('refreshToken'),
+			description: 'The refresh token the sign-in gave (it lasts 30 days)',
+		},
+		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'string',
 			typeOptions: { password: true },
 			required: true,
 			default: '',
+			displayOptions: method('accessToken'),
 			description: 'The bearer token issued for your advertising cabinet',
 		},
 		{
@@ -36,9 +114,9 @@ export class AdCabinetApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
-			default: '',
-			placeholder: 'https://ads.example.com',
-			description: 'Address of the statistics, report and ad endpoints ({base_url})',
+			default: 'https://client.adstat.pro',
+			placeholder: 'https://client.adstat.pro',
+			description: 'Address of sign-in and the statistics, report and ad endpoints',
 			typeOptions: {
 				validationRules: [
 					{
@@ -56,10 +134,9 @@ export class AdCabinetApi implements ICredentialType {
 			name: 'clientApiUrl',
 			type: 'string',
 			required: true,
-			default: '',
-			placeholder: 'https://client-api.example.com',
-			description:
-				'Address of the pixel event, KKTU, media upload and audience endpoints ({client_api_url})',
+			default: 'https://clientapi.adstat.pro',
+			placeholder: 'https://clientapi.adstat.pro',
+			description: 'Address of the pixel event, KKTU, media upload and audience endpoints',
 			typeOptions: {
 				validationRules: [
 					{
@@ -72,19 +149,70 @@ export class AdCabinetApi implements ICredentialType {
 				],
 			},
 		},
+		{
+			displayName: 'Rate Limit Requests',
+			name: 'rateLimitRequests',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 10,
+			description:
+				'How many requests the API allows to one URL path in each window. n8n waits its turn instead of being blocked. 0 turns pacing off.',
+		},
+		{
+			displayName: 'Rate Limit Window',
+			name: 'rateLimitWindow',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 60,
+			description: 'The length of that window, in seconds',
+		},
+		// What sign-in or refresh obtained. n8n renews the expirable access token by calling
+		// preAuthentication when it is empty or the API answers 401, and stores what it returns.
+		{
+			displayName: 'Session Token',
+			name: SESSION.token,
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Session Refresh Token',
+			name: SESSION.refreshToken,
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Session Owner',
+			name: SESSION.owner,
+			type: 'hidden',
+			default: '',
+		},
 	];
 
-	// spec 5 rule 1: every request carries the bearer token, whichever of the two addresses it goes to.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	// Sign-in: POST {baseUrl}/api/v2/login (form body); refresh: GET {baseUrl}/api/v2/access-token.
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		return await renewSession.call(this, credentials);
+	}
 
-	// GET /api/report/objects takes no parameters and needs only a valid token (spec 4.3).
+	// spec 5 rule 1: every request carries the bearer token, whichever of the two addresses it goes to.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const token = bearerTokenOf(credentials);
+		const headers = { ...(requestOptions.headers ?? {}) };
+		// No token yet for these fields: the API answers 401 and n8n renews, then repeats once.
+		if (token !== '') headers.Authorization = `Bearer ${token}`;
+		return { ...requestOptions, headers };
+	}
+
+	// GET /api/report/objects takes no parameters and needs only a valid token (spec 4.3). With
+	// Username and Password or Refresh Token, n8n signs in or refreshes first (preAuthentication),
+	// and a failure there is reported with its own message naming the step.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -96,7 +224,16 @@ export class AdCabinetApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'The access token is invalid or expired (the API answered 401 Unauthorized)',
+					message:
+						'The access token is invalid or expired: the API answered 401 Unauthorized to a read with it. With Sign-in Method Access Token, paste a new token; otherwise the sign-in worked, so check that Base URL is the address of the service that signed you in.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The access token is valid but the API refused the read (403 Forbidden): the account may not use the API. Ask the cabinet owner for access.',
 				},
 			},
 			{
@@ -104,7 +241,7 @@ export class AdCabinetApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No Ad Cabinet API at this Base URL (GET /api/report/objects answered 404): check the address',
+						'No Ad Cabinet API at this Base URL (GET /api/report/objects answered 404): check the address (https://client.adstat.pro for the real service)',
 				},
 			},
 		],

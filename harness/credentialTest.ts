@@ -3,6 +3,8 @@ import { RoutingNode, ExecuteContext } from 'n8n-core';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 import { additionalDataFor, nodeTypes } from './run';
 
+const TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
+
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
@@ -10,7 +12,9 @@ export interface CredentialTestResult {
 
 /**
  * Runs a credential type's `test` request the way n8n's "Test credential" button does: through
- * RoutingNode with the decrypted data, then the test's `rules` against the answer's status.
+ * RoutingNode with the decrypted data (renewing an expiring credential first, and storing what
+ * that gave in `data`), then the test's `rules` against the answer's status. A failed renewal
+ * shows its own message, as in n8n.
  */
 export async function testCredential(
 	type: string,
@@ -23,7 +27,9 @@ export async function testCredential(
 	const nodeType = {
 		description: {
 			displayName: 'Credential test',
-			name: 'credentialTest',
+			// n8n runs the test as a copy of its No Operation node; its credentials helper recognises
+			// that node and renews an expiring credential on every Test.
+			name: TEST_NODE_TYPE,
 			group: ['input'],
 			version: 1,
 			description: '',
@@ -45,7 +51,7 @@ export async function testCredential(
 	const node: INode = {
 		id: 'temp',
 		name: 'Temp-Node',
-		type: 'credentialTest',
+		type: TEST_NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},

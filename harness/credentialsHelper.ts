@@ -2,6 +2,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
 	ICredentialType,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
@@ -9,14 +10,15 @@ import type {
 	IRequestOptionsSimplified,
 	Workflow,
 } from 'n8n-workflow';
-import { ICredentialsHelper } from 'n8n-workflow';
+import { ICredentialsHelper, isExpression } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 
 type Section = 'headers' | 'qs' | 'body';
 
 /**
- * Hands nodes the decrypted credential data a test gives, and applies a credential type's generic
- * `authenticate` block (resolving its `{{$credentials.…}}` expressions) the way n8n does.
+ * Hands nodes the decrypted credential data a test gives, applies a credential type's
+ * `authenticate` (resolving a generic block's `{{$credentials.…}}` expressions) and renews an
+ * expiring credential through its preAuthentication, the way n8n does.
  */
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(
@@ -79,12 +81,53 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return options;
 	}
 
-	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
+	/**
+	 * n8n's renewal of expiring credentials (the CLI's CredentialsHelper.preAuthentication): when
+	 * the type has a hidden `expirable` property, its preAuthentication runs if that property is
+	 * empty, after a 401 (`credentialsExpired`), and on every credential Test; every key it returns
+	 * is stored for later requests (here: in the data the test gave, shared by the whole run and by
+	 * later runs given the same object). As in n8n 2.x, it may only make plain HTTP requests.
+	 */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.types.get(typeName);
+		const expirable = type?.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (!type || !expirable || typeof type.preAuthentication !== 'function') return undefined;
+		// n8n applies the property's default ('') to data saved without it.
+		const empty = (credentials[expirable.name] ?? '') === '';
+		const testing = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (!empty && !credentialsExpired && !testing) return undefined;
+		const restricted: IHttpRequestHelper = {
+			helpers: { httpRequest: async (options) => await helpers.helpers.httpRequest(options) },
+		};
+		const output = (await type.preAuthentication.call(restricted, credentials)) as ICredentialDataDecryptedObject;
+		if (output[expirable.name] === undefined) return undefined;
+		if (!node.credentials) return undefined;
+		const stored = this.data[typeName];
+		if (stored) {
+			for (const [key, value] of Object.entries(output)) {
+				if (key === expirable.name || !isExpression(stored[key])) stored[key] = value;
+			}
+		}
+		return Object.assign(credentials, output);
 	}
 
-	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
+	async runPreAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.types.get(typeName);
+		if (typeof type?.preAuthentication !== 'function') return undefined;
+		return ((await type.preAuthentication.call(helpers, credentials)) ??
+			undefined) as ICredentialDataDecryptedObject | undefined;
 	}
 
 	async getCredentials(

@@ -7,22 +7,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Sandbox } from '../sandbox';
 import { itemsOf, listExamples, runExample } from '../harness';
+import { signInCredentialsFor } from '../harness/sandbox';
 
 const OUTPUT_DIR = join(__dirname, '..', 'demo-output');
 
 async function main(): Promise<void> {
 	const sandbox = await Sandbox.start({ platform: 'ext' });
-	console.log(`Sandbox API on ${sandbox.baseUrl} (client API ${sandbox.clientApiUrl})\n`);
+	console.log(`Sandbox API on ${sandbox.baseUrl} (client API ${sandbox.clientApiUrl})`);
+	// Username and password, as a user of the real service fills them in: n8n's engine signs in
+	// once and every example uses (and renews) the token it obtained.
+	const credentials = signInCredentialsFor(sandbox);
+	console.log(`Credential: username ${credentials.username} and its password\n`);
 	mkdirSync(OUTPUT_DIR, { recursive: true });
 	let failures = 0;
 	try {
 		for (const example of listExamples()) {
 			const started = Date.now();
-			const result = await runExample(example, {
-				accessToken: sandbox.token,
-				baseUrl: sandbox.baseUrl,
-				clientApiUrl: sandbox.clientApiUrl,
-			});
+			const result = await runExample(example, credentials);
 			console.log(`▶ ${example.name} (${example.file}) — ${Date.now() - started} ms`);
 			for (const name of result.order) {
 				const run = result.nodes[name];
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
 			}
 			console.log('');
 		}
+		const auth = sandbox.sessions.counts;
+		console.log(`Sign-ins: ${auth.logins} (${auth.failedLogins} refused), token refreshes: ${auth.refreshes}`);
 	} finally {
 		await sandbox.stop();
 	}

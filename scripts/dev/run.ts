@@ -20,6 +20,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
+import { signInCredentialsFor } from '../../harness/sandbox';
 import { Checks } from '../lib/checks';
 import { installPackage, repoPackageJson } from '../lib/installPackage';
 import { loadedNodeCount, readLog } from '../lib/logs';
@@ -181,12 +182,8 @@ async function main(): Promise<void> {
 
 	try {
 		const examples = listExamples();
-		await session.importCredential({
-			accessToken: sandbox.token,
-			baseUrl: sandbox.baseUrl,
-			clientApiUrl: sandbox.clientApiUrl,
-			platform: sandbox.platform,
-		});
+		// Username and password, as a user of the real service fills it in: n8n signs in and renews.
+		await session.importCredential(signInCredentialsFor(sandbox));
 		await session.importExamples(examples);
 		if (args.watch) {
 			// n8n starts once the watcher's first compilation has rewritten dist/, never during it.
@@ -218,7 +215,7 @@ n8n ${runtime.version} is running with ${repoPackageJson().name} linked from ${R
   Editor       ${server.url}
   Sign in      ${OWNER.email} / ${OWNER.password}
   Sandbox API  base ${sandbox.baseUrl} · client ${sandbox.clientApiUrl} · token ${sandbox.token}
-  Credential   "${SANDBOX_CREDENTIAL.name}" (points at the sandbox)
+  Credential   "${SANDBOX_CREDENTIAL.name}": username ${sandbox.username} / ${sandbox.password} (n8n signs in and renews the token)
   Examples     ${examples.map((e) => `${server?.url}/workflow/${e.id}  ${e.workflow.name} (${e.file})`).join('\n               ')}
 
   ${args.watch ? 'tsc --watch is running: each successful rebuild restarts n8n with the new dist/.' : 'Rebuild with `npm run build`, then restart with `npm run dev`.'}

@@ -19,7 +19,7 @@ interface CredentialTestResult {
 
 async function testCredential(
 	rest: N8nRest,
-	data: Record<string, string>,
+	data: Record<string, string | number>,
 ): Promise<CredentialTestResult> {
 	return await rest.request<CredentialTestResult>('POST', '/rest/credentials/test', {
 		credentials: { ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data },

@@ -3,7 +3,7 @@
  * Every command writes its own JSON log and console file under `<work>/logs/`, so a failure can
  * show the tail of exactly the command that failed, and the log checks can read them all.
  */
-import type { SandboxCredential } from '../../harness/sandbox';
+import type { SandboxCredential, SignInCredential } from '../../harness/sandbox';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLog, type LogEntry } from './logs';
@@ -118,7 +118,7 @@ export class N8nSession {
 		return `--- ${log.logFile} (last ${lines} lines)\n${tail(log.logFile, lines)}\n--- ${log.consoleFile}\n${tail(log.consoleFile, lines)}`;
 	}
 
-	async importCredential(data: SandboxCredential): Promise<void> {
+	async importCredential(data: SandboxCredential | SignInCredential): Promise<void> {
 		const file = join(this.options.workDir, 'credentials.json');
 		writeCredentialImport(file, data);
 		const entries = await this.command(

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SandboxCredential } from '../../harness/sandbox';
+import type { SandboxCredential, SignInCredential } from '../../harness/sandbox';
 import { REPO_ROOT } from './runtime';
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
@@ -65,7 +65,7 @@ export function writeWorkflowImport(dir: string, examples: Example[]): void {
 }
 
 /** The file for `n8n import:credentials`: plain data, which n8n encrypts with its key on import. */
-export function writeCredentialImport(file: string, data: SandboxCredential): void {
+export function writeCredentialImport(file: string, data: SandboxCredential | SignInCredential): void {
 	writeFileSync(
 		file,
 		JSON.stringify([{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data }], null, 2),

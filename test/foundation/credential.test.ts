@@ -22,7 +22,9 @@ describe('Ad Cabinet API credential', () => {
 	test('a wrong token fails with a clear message that does not echo the token', async () => {
 		const result = await testCredential('adCabinetApi', credentialsFor(sandbox(), 'wrong-token-1234'));
 		expect(result.status).toBe('Error');
-		expect(result.message).toBe('The access token is invalid or expired (the API answered 401 Unauthorized)');
+		expect(result.message).toMatch(
+			/^The access token is invalid or expired: the API answered 401 Unauthorized to a read with it\. With Sign-in Method Access Token, paste a new token/,
+		);
 		expect(result.message).not.toContain('wrong-token-1234');
 	});
 

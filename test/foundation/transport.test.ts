@@ -90,7 +90,7 @@ describe('shared transport', () => {
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('401');
 		expect(error?.message).toMatch(/^The Ad Cabinet API refused the access token \(401: /);
-		expect(error?.message).toContain('Open the Ad Cabinet API credential and update the Access Token');
+		expect(error?.message).toContain('with Sign-in Method Access Token, paste a new token');
 		const everything = JSON.stringify({ message: error?.message, description: error?.description, error });
 		expect(everything).not.toContain('expired-token-zz91');
 		expect(everything).not.toContain(TOKEN);

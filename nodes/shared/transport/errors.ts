@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
 import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './failure';
+import { SESSION } from './renewal';
 import { MAX_RETRY_WAIT_MS } from './retry';
 
 /**
@@ -8,7 +9,7 @@ import { MAX_RETRY_WAIT_MS } from './retry';
  */
 const STATUS_ADVICE: Record<number, string> = {
 	400: 'Fix the value it names and send the request again.',
-	401: 'Open the Ad Cabinet API credential and update the Access Token, then run again.',
+	401: 'Open the Ad Cabinet API credential: with Sign-in Method Access Token, paste a new token (or switch to Username and Password, which renews the token by itself); with the other methods n8n already renewed the token once, so check that Base URL and Client API URL are addresses of the same service. Then run again.',
 	403: cabinetAccessHint('this cabinet (account)'),
 	404: 'Check that the ID exists and belongs to this cabinet.',
 	409: 'The record changed or already exists: read it again before changing it.',
@@ -24,7 +25,7 @@ const STATUS_ADVICE: Record<number, string> = {
 
 /** Longer background for the editor's error panel (the error's description). */
 const STATUS_DETAIL: Record<number, string> = {
-	401: 'The API did not accept the access token: it is wrong, expired or revoked. The token is the one in the Ad Cabinet API credential this node uses.',
+	401: 'The API did not accept the access token: it is wrong, expired or revoked. With Username and Password or Refresh Token, n8n renews an expired token by itself and repeats the request once; this answer came after that.',
 	403: 'The token is valid but not allowed on this cabinet or record.',
 	429: 'Requests from this account arrive faster than the API allows. n8n already waited out the block and sent the request again.',
 };
@@ -41,7 +42,7 @@ export interface ErrorContext {
 
 /** The credential's values that must never be echoed back in an error. */
 export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	return ['accessToken', 'refreshToken', 'password']
+	return ['accessToken', 'refreshToken', 'password', SESSION.token, SESSION.refreshToken]
 		.map((name) => credentials[name])
 		.filter((value): value is string => typeof value === 'string' && value !== '');
 }
@@ -159,6 +160,14 @@ function headline(failure: Failure, fromApi: string | undefined): string {
  * description adds background for the editor.
  */
 export function toNodeApiError(node: INode, failure: Failure, context: ErrorContext): NodeApiError {
+	// The credential's sign-in or refresh failed: its message names the step and what to change.
+	if (failure.renewal !== undefined) {
+		return apiError(node, {
+			message: failure.renewal,
+			itemIndex: context.itemIndex,
+			secrets: context.secrets,
+		});
+	}
 	const fromApi = apiMessage(failure);
 	const advice =
 		context.hint ??

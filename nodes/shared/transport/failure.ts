@@ -18,6 +18,22 @@ export interface Failure {
 	location?: string;
 	/** The request was cut off at its deadline (headers and body together). */
 	deadlineMs?: number;
+	/** Sign-in or refresh failed (renewal.ts): its message says which step and what to change. */
+	renewal?: string;
+}
+
+/** The name a renewal failure carries (renewal.ts), whatever wraps it. */
+export const RENEWAL_FAILED = 'AdCabinetRenewalFailed';
+
+/** The message of a renewal failure inside an error n8n wrapped (once or twice), if there is one. */
+export function renewalFailureIn(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+		const record = current as Record<string, unknown>;
+		if (record.name === RENEWAL_FAILED && typeof record.message === 'string') return record.message;
+		current = record.cause;
+	}
+	return undefined;
 }
 
 /** The longest text quoted from an API answer in an error. */
@@ -105,6 +121,9 @@ export function readFailure(error: unknown): Failure {
 	const outer = asRecord(error);
 	// n8n's request helpers wrap the transport error in NodeApiError; the original sits in `cause`.
 	const inner = asRecord(outer?.cause) ?? outer;
+	// The credential's sign-in or refresh failed before (or instead of) the request's repeat.
+	const renewal = renewalFailureIn(error);
+	if (renewal !== undefined) return { renewal };
 	const response = asRecord(inner?.response) ?? asRecord(outer?.response);
 	const statusRaw =
 		response?.status ?? response?.statusCode ?? inner?.status ?? outer?.httpCode ?? undefined;
@@ -123,6 +142,8 @@ export function readFailure(error: unknown): Failure {
 }
 
 export function isRetryable(failure: Failure): boolean {
+	// A refused sign-in is not repeated: a wrong password stays wrong.
+	if (failure.renewal !== undefined) return false;
 	if (failure.invalidJson) return true;
 	if (failure.status !== undefined) return RETRYABLE_STATUS.has(failure.status);
 	if (failure.code !== undefined) return TRANSIENT_CODES.has(failure.code);

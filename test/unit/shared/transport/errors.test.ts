@@ -47,7 +47,7 @@ describe('toNodeApiError: the message stands alone', () => {
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			'The Ad Cabinet API refused the access token (401: Token expired). Open the Ad Cabinet API credential and update the Access Token, then run again.',
+			'The Ad Cabinet API refused the access token (401: Token expired). Open the Ad Cabinet API credential: with Sign-in Method Access Token, paste a new token (or switch to Username and Password, which renews the token by itself); with the other methods n8n already renewed the token once, so check that Base URL and Client API URL are addresses of the same service. Then run again.',
 		);
 		expect(error.description).toMatch(
 			/^The API did not accept the access token: it is wrong, expired or revoked/,

@@ -7,6 +7,7 @@ import {
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
 import { InvalidJsonResponse } from '../../../../nodes/shared/transport/failure';
+import { RenewalFailed } from '../../../../nodes/shared/transport/renewal';
 import { RequestGate } from '../../../../nodes/shared/transport/gate';
 import { send, type SendPolicy } from '../../../../nodes/shared/transport/send';
 import {
@@ -171,7 +172,7 @@ describe('send: the one way a request leaves for the API', () => {
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(fake.request).toHaveBeenCalledTimes(1);
 		expect(error.message).toBe(
-			'The Ad Cabinet API refused the access token (401: Invalid token). Open the Ad Cabinet API credential and update the Access Token, then run again.',
+			'The Ad Cabinet API refused the access token (401: Invalid token). Open the Ad Cabinet API credential: with Sign-in Method Access Token, paste a new token (or switch to Username and Password, which renews the token by itself); with the other methods n8n already renewed the token once, so check that Base URL and Client API URL are addresses of the same service. Then run again.',
 		);
 		expect(error.httpCode).toBe('401');
 		expect(error.context.itemIndex).toBe(3);
@@ -308,5 +309,22 @@ describe('send: the one way a request leaves for the API', () => {
 			options: { ...routing.options, disableFollowRedirect: true },
 		});
 		expect(fake.request).not.toHaveBeenCalled();
+	});
+});
+
+describe('send: renewal of the token', () => {
+	test("a failed sign-in (the credential's renewal) keeps its own message and is not retried, even for a read", async () => {
+		const failed = new RenewalFailed(
+			'sign-in',
+			'Sign-in to the Ad Cabinet API failed: the API refused the username or password (401). Check Username and Password.',
+		);
+		const fake = fakeContext(() => {
+			throw wrappedByN8n(failed);
+		});
+		const error = await send(fake.ctx, { http: GET }, policy()).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).message).toBe(failed.message);
+		expect(fake.request).toHaveBeenCalledTimes(1);
+		expect(sleepMock).not.toHaveBeenCalled();
 	});
 });
