@@ -4,6 +4,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { operationSubtitle } from '../shared/subtitle';
 import { searchKktu } from '../shared/kktu';
@@ -49,8 +50,9 @@ export class AdCabinetAds implements INodeType {
 		group: ['transform'],
 		// 1.1: one Currency choice (the cabinet's own currency, or a code) instead of Currency plus
 		// Use Cabinet Currency; saved version 1 nodes keep both fields.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Cabinet ID is picked from the cabinet list (or typed); saved 1 and 1.1 nodes keep the text field.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
 		description: 'List, get, create and edit ads, validate target bots, and read cabinets, campaigns and balances in the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Ads' },
@@ -77,6 +79,6 @@ export class AdCabinetAds implements INodeType {
 
 	methods = {
 		loadOptions: { getAudiences, getPixelEvents },
-		listSearch: { searchAds, searchKktu },
+		listSearch: { searchAds, searchCabinets, searchKktu },
 	};
 }

@@ -4,6 +4,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
@@ -32,8 +33,9 @@ export class AdCabinetAudiences implements INodeType {
 		icon: { light: 'file:adCabinetAudiences.svg', dark: 'file:adCabinetAudiences.dark.svg' },
 		group: ['output'],
 		// 1.1: a new node opens on Get Many (a read); saved version 1 nodes keep Create.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Cabinet ID is picked from the cabinet list (or typed); saved 1 and 1.1 nodes keep the text field.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Create and list phone-number audiences of Uzbekistan cabinets in the Ad Cabinet API',
@@ -53,5 +55,9 @@ export class AdCabinetAudiences implements INodeType {
 
 	customOperations = {
 		audience: { create: executeAudienceCreate },
+	};
+
+	methods = {
+		listSearch: { searchCabinets },
 	};
 }

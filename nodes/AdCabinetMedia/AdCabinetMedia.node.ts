@@ -4,6 +4,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
@@ -31,7 +32,9 @@ export class AdCabinetMedia implements INodeType {
 		name: 'adCabinetMedia',
 		icon: { light: 'file:adCabinetMedia.svg', dark: 'file:adCabinetMedia.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Cabinet ID is picked from the cabinet list (or typed); saved version 1 nodes keep the text field.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
 		description: 'Upload images and videos for ads to the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Media' },
@@ -48,5 +51,9 @@ export class AdCabinetMedia implements INodeType {
 
 	customOperations = {
 		media: { upload: executeMediaUpload },
+	};
+
+	methods = {
+		listSearch: { searchCabinets },
 	};
 }

@@ -4,6 +4,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { operationSubtitle } from '../shared/subtitle';
 import { getPixelEventTypes } from '../shared/methods/cabinetLists';
@@ -32,7 +33,9 @@ export class AdCabinetPixelEvents implements INodeType {
 		name: 'adCabinetPixelEvents',
 		icon: { light: 'file:adCabinetPixelEvents.svg', dark: 'file:adCabinetPixelEvents.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Cabinet ID is picked from the cabinet list (or typed); saved version 1 nodes keep the text field.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: operationSubtitle(properties),
 		description: 'Manage the pixel tag events of an Ad Cabinet cabinet',
 		defaults: { name: 'Ad Cabinet Pixel Events' },
@@ -51,6 +54,6 @@ export class AdCabinetPixelEvents implements INodeType {
 
 	methods = {
 		loadOptions: { getPixelEventTypes },
-		listSearch: { searchPixelEvents },
+		listSearch: { searchCabinets, searchPixelEvents },
 	};
 }

@@ -8,9 +8,9 @@ export const CABINET_ID_LABEL = 'Cabinet ID';
 const EXAMPLE = PLATFORM_NAMES.telegram.cabinetIdExample;
 
 /**
- * The cabinet (the spec's `account_id`) of the client API nodes. It is named `accountId` because the
- * shared dropdowns in methods/cabinetLists.ts read that parameter. The cabinet list has no documented
- * endpoint (spec 4.4), so it is typed in.
+ * The cabinet (the spec's `account_id`) of the client API nodes, typed in. It is named `accountId`
+ * because the shared dropdowns in methods/cabinetLists.ts read that parameter. The spec shows no
+ * cabinet list (spec 4.4); node versions that have the real service's list offer cabinetIdFields.
  */
 export function cabinetIdField(show: Record<string, string[]>, description?: string): INodeProperties {
 	return {
@@ -25,8 +25,56 @@ export function cabinetIdField(show: Record<string, string[]>, description?: str
 	};
 }
 
+/**
+ * The Cabinet ID as the node versions that have the picker show it: From List (the cabinet names,
+ * searchable; the real service only) or By ID. Saved nodes of the versions in `typedIn` keep the
+ * plain text field they were made with.
+ */
+export function cabinetIdFields(
+	show: Record<string, string[]>,
+	typedIn: number[],
+	description?: string,
+	required = true,
+): INodeProperties[] {
+	const typed = cabinetIdField(show, description);
+	return [
+		{ ...typed, required, displayOptions: { show: { ...show, '@version': typedIn } } },
+		{
+			displayName: CABINET_ID_LABEL,
+			name: 'accountId',
+			type: 'resourceLocator',
+			required,
+			default: { mode: 'list', value: '' },
+			displayOptions: { show, hide: { '@version': typedIn } },
+			description: typed.description,
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a cabinet…',
+					typeOptions: { searchListMethod: 'searchCabinets', searchable: true },
+				},
+				{
+					displayName: 'By ID',
+					name: 'id',
+					type: 'string',
+					placeholder: `e.g. ${EXAMPLE}`,
+				},
+			],
+		},
+	];
+}
+
+/** A resource locator's value, or the value itself when it is plain (a saved text field, an expression). */
+function locatorValue(value: unknown): unknown {
+	if (value !== null && typeof value === 'object' && 'value' in value) return (value as { value: unknown }).value;
+	return value;
+}
+
 /** The cabinet ID without surrounding whitespace; refuses an empty one before any request. */
-export function readCabinetId(node: INode, value: unknown, itemIndex: number): string {
+export function readCabinetId(node: INode, raw: unknown, itemIndex: number): string {
+	const value = locatorValue(raw);
 	const id = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 	if (!id) {
 		throw invalidInput(node, CABINET_ID_LABEL, 'is required', itemIndex, typeof value === 'string' ? undefined : value);

@@ -7,13 +7,13 @@ import type { PlatformNames } from '../../../shared/platform';
 import { buildCreateBody } from './values/adBody';
 import { completeAdBody } from './values/adKktu';
 import { createCollections, createCoreProperties } from './fields/adProperties';
-import { cabinetForDropdownsField } from './fields/cabinetForDropdowns';
+import { cabinetForDropdownsFields } from './fields/cabinetForDropdowns';
 
 const show = { resource: ['ad'], operation: ['create'] };
 
 export const adCreateDescription: INodeProperties[] = [
 	...createCoreProperties(show),
-	cabinetForDropdownsField(show),
+	...cabinetForDropdownsFields(show),
 	...createCollections(show),
 ];
 

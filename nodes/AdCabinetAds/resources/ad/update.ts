@@ -8,13 +8,13 @@ import { buildUpdateBody } from './values/adBody';
 import { completeAdBody } from './values/adKktu';
 import { updateProperties } from './fields/adProperties';
 import { adIdField, readAdId } from './fields/adId';
-import { cabinetForDropdownsField } from './fields/cabinetForDropdowns';
+import { cabinetForDropdownsFields } from './fields/cabinetForDropdowns';
 
 const show = { resource: ['ad'], operation: ['update'] };
 
 export const adUpdateDescription: INodeProperties[] = [
 	adIdField(show),
-	cabinetForDropdownsField(show),
+	...cabinetForDropdownsFields(show),
 	...updateProperties(show),
 ];
 

@@ -7,7 +7,8 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
-import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
+import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
+import { AD_CABINET_TYPED_IN } from './fields/cabinetForDropdowns';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
 import { requireJsonBody } from '../../../shared/transport/routing';
 import { invalidInput, listOf } from '../../../shared/validation';
@@ -15,7 +16,7 @@ import { invalidInput, listOf } from '../../../shared/validation';
 const show = { resource: ['ad'], operation: ['validateBots'] };
 
 export const adValidateBotsDescription: INodeProperties[] = [
-	cabinetIdField(show, 'The cabinet (account) the bots are to be targeted from'),
+	...cabinetIdFields(show, AD_CABINET_TYPED_IN, 'The cabinet (account) the bots are to be targeted from'),
 	{
 		displayName: 'Bots',
 		name: 'bots',

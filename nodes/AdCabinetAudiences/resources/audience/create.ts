@@ -6,7 +6,8 @@ import type {
 	INodePropertyOptions,
 	IPairedItemData,
 } from 'n8n-workflow';
-import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
+import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
+import { AUDIENCE_CABINET_TYPED_IN } from './hints';
 import {
 	downloadFromParameters,
 	fileUrlProperties,
@@ -87,7 +88,7 @@ const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 ];
 
 export const audienceCreateDescription: INodeProperties[] = [
-	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets whose geolocation is Uzbekistan'),
+	...cabinetIdFields(show, AUDIENCE_CABINET_TYPED_IN, 'The cabinet (account) ID; audiences exist only for cabinets whose geolocation is Uzbekistan'),
 	{
 		displayName: 'Title',
 		name: 'title',

@@ -1,14 +1,14 @@
 import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
-import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
+import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import type { PlatformNames } from '../../../shared/platform';
 import type { Failure } from '../../../shared/transport/failure';
-import { audienceHint } from './hints';
+import { AUDIENCE_CABINET_TYPED_IN, audienceHint } from './hints';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 
 const show = { resource: ['audience'], operation: ['getAll'] };
 
 export const audienceGetAllDescription: INodeProperties[] = [
-	cabinetIdField(show, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan'),
+	...cabinetIdFields(show, AUDIENCE_CABINET_TYPED_IN, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan'),
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 ];
 

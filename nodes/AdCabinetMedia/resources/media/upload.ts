@@ -7,7 +7,7 @@ import {
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
-import { cabinetIdField, readCabinetId } from '../../../shared/cabinetId';
+import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE } from '../../../shared/constants';
 import { eachItem } from '../../../shared/perItem';
 import {
@@ -49,7 +49,8 @@ const MEDIA_SOURCES: INodePropertyOptions[] = [
 ];
 
 export const mediaUploadDescription: INodeProperties[] = [
-	cabinetIdField(show, 'The cabinet (account) ID the media is uploaded for'),
+	// Version 1 nodes keep the typed-in Cabinet ID; from 1.1 it is picked from the list or typed.
+	...cabinetIdFields(show, [1], 'The cabinet (account) ID the media is uploaded for'),
 	{
 		displayName: 'Source',
 		name: 'source',

@@ -1,11 +1,12 @@
 import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
-import { cabinetIdField } from '../../../shared/cabinetId';
+import { cabinetIdFields } from '../../../shared/cabinetId';
+import { PIXEL_CABINET_TYPED_IN } from './fields';
 import { cabinetOf, requiredText } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['create'] };
 
 export const pixelEventCreateDescription: INodeProperties[] = [
-	cabinetIdField(show, 'The cabinet (account) ID the event belongs to; each cabinet has its own events'),
+	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN, 'The cabinet (account) ID the event belongs to; each cabinet has its own events'),
 	{
 		displayName: 'Title',
 		name: 'title',

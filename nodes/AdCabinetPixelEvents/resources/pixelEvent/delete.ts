@@ -1,11 +1,14 @@
 import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
-import { cabinetIdField } from '../../../shared/cabinetId';
+import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf } from './fields';
+import { cabinetOf, eventField, eventOf, PIXEL_CABINET_TYPED_IN } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['delete'] };
 
-export const pixelEventDeleteDescription: INodeProperties[] = [cabinetIdField(show), eventField(show)];
+export const pixelEventDeleteDescription: INodeProperties[] = [
+	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
+	eventField(show),
+];
 
 /** spec 4.11: DELETE /api/pixel_events/{account_id}/events/{event_id}. */
 export async function preparePixelEventDelete(

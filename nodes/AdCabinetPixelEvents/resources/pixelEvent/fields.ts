@@ -2,6 +2,9 @@ import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { readCabinetId } from '../../../shared/cabinetId';
 import { invalidInput } from '../../../shared/validation';
 
+/** Node versions whose Cabinet ID is typed in; from 1.1 it is picked from the list or typed. */
+export const PIXEL_CABINET_TYPED_IN = [1];
+
 export const EVENT_LABEL = 'Event';
 
 /** The event of Rename and Delete: picked from the cabinet's events, or typed (spec 2.7 `id`). */

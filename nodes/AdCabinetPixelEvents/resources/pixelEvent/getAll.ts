@@ -4,8 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { cabinetIdField } from '../../../shared/cabinetId';
-import { cabinetOf } from './fields';
+import { cabinetIdFields } from '../../../shared/cabinetId';
+import { cabinetOf, PIXEL_CABINET_TYPED_IN } from './fields';
 import { platformNamesOf } from '../../../shared/platform';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields, simplifyItems } from '../../../shared/simplify';
@@ -13,7 +13,7 @@ import { simplifyFields, simplifyItems } from '../../../shared/simplify';
 const show = { resource: ['pixelEvent'], operation: ['getAll'] };
 
 export const pixelEventGetAllDescription: INodeProperties[] = [
-	cabinetIdField(show),
+	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 	...simplifyFields(show, 'ID, event ID, title, type, status and the number of ads using the event'),
 ];

@@ -1,12 +1,12 @@
 import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
-import { cabinetIdField } from '../../../shared/cabinetId';
+import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf, requiredText } from './fields';
+import { cabinetOf, eventField, eventOf, requiredText, PIXEL_CABINET_TYPED_IN } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['rename'] };
 
 export const pixelEventRenameDescription: INodeProperties[] = [
-	cabinetIdField(show),
+	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 	eventField(show),
 	{
 		displayName: 'New Title',

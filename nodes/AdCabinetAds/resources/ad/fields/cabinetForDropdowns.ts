@@ -1,16 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { cabinetIdField } from '../../../../shared/cabinetId';
+import { cabinetIdFields } from '../../../../shared/cabinetId';
+
+/** Node versions whose Cabinet ID is typed in; from 1.2 it is picked from the list or typed. */
+export const AD_CABINET_TYPED_IN = [1, 1.1];
 
 /**
  * Create and Update send no cabinet: the campaign (or the ad) decides it. The Pixel Event and
  * Audiences dropdowns still need one to list, and they read the `accountId` parameter.
  */
-export function cabinetForDropdownsField(show: Record<string, string[]>): INodeProperties {
-	return {
-		...cabinetIdField(
-			show,
-			'The cabinet (account) of the campaign. Only used to list its pixel events and audiences below; not sent with the ad.',
-		),
-		required: false,
-	};
+export function cabinetForDropdownsFields(show: Record<string, string[]>): INodeProperties[] {
+	return cabinetIdFields(
+		show,
+		AD_CABINET_TYPED_IN,
+		'The cabinet (account) of the campaign. Only used to list its pixel events and audiences below; not sent with the ad.',
+		false,
+	);
 }
