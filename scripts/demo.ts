@@ -7,22 +7,20 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Sandbox } from '../sandbox';
 import { itemsOf, listExamples, runExample } from '../harness';
+import { credentialsFor } from '../harness/sandbox';
 
 const OUTPUT_DIR = join(__dirname, '..', 'demo-output');
 
 async function main(): Promise<void> {
-	const sandbox = await Sandbox.start({ platform: 'ext' });
+	// The real service's form, with its rate limit.
+	const sandbox = await Sandbox.start({ platform: 'telegram' });
 	console.log(`Sandbox API on ${sandbox.baseUrl} (client API ${sandbox.clientApiUrl})\n`);
 	mkdirSync(OUTPUT_DIR, { recursive: true });
 	let failures = 0;
 	try {
 		for (const example of listExamples()) {
 			const started = Date.now();
-			const result = await runExample(example, {
-				accessToken: sandbox.token,
-				baseUrl: sandbox.baseUrl,
-				clientApiUrl: sandbox.clientApiUrl,
-			});
+			const result = await runExample(example, credentialsFor(sandbox));
 			console.log(`▶ ${example.name} (${example.file}) — ${Date.now() - started} ms`);
 			for (const name of result.order) {
 				const run = result.nodes[name];

@@ -223,7 +223,15 @@ async function main(): Promise<number> {
 		redis = await startRedis(join(work, 'redis'));
 		console.log(`  Redis ${redis.version} on 127.0.0.1:${redis.port} (no persistence)`);
 		// A real clock from this instant: the API's notion of time is the machine's, as main's is.
-		sandbox = await Sandbox.start({ platform: 'ext', now: new Date(), clock: 'real' });
+		sandbox = await Sandbox.start({
+			// The real service's form, as a credential without a platform speaks. Its rate limit and
+			// restatements stay off, as they were in the spec's form: the rows are compared exactly.
+			platform: 'telegram',
+			rateLimit: 'off',
+			restatements: 'off',
+			now: new Date(),
+			clock: 'real',
+		});
 		console.log(
 			`  sandbox API on ${sandbox.baseUrl}, clock real from ${sandbox.clock.now().toISOString()}`,
 		);
