@@ -12,7 +12,8 @@ import { signInCredentialsFor } from '../harness/sandbox';
 const OUTPUT_DIR = join(__dirname, '..', 'demo-output');
 
 async function main(): Promise<void> {
-	const sandbox = await Sandbox.start({ platform: 'ext' });
+	// The real service's form, with its rate limit.
+	const sandbox = await Sandbox.start({ platform: 'telegram' });
 	console.log(`Sandbox API on ${sandbox.baseUrl} (client API ${sandbox.clientApiUrl})`);
 	// Username and password, as a user of the real service fills them in: n8n's engine signs in
 	// once and every example uses (and renews) the token it obtained.

@@ -45,6 +45,7 @@ export async function realPolls(args: RealArgs): Promise<RealAnswer> {
 		accessToken: sandbox.token,
 		baseUrl: sandbox.baseUrl,
 		clientApiUrl: sandbox.clientApiUrl,
+		platform: sandbox.platform,
 	};
 	const parameters = {
 		periodGroupingUnit: 'hour',

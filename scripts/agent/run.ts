@@ -230,7 +230,7 @@ function checksOf(
 				for (const row of rows) {
 					assert.deepEqual(Object.keys(row), [
 						'id',
-						'ext_event_id',
+						'tg_event_id',
 						'title',
 						'type',
 						'status',
@@ -248,7 +248,7 @@ function checksOf(
 			() => {
 				assert.equal(
 					errorOf(seen.unauthorized.results),
-					'The Ad Cabinet API refused the access token (401: Invalid or expired token). Open the Ad Cabinet API credential and update the Access Token, then run again.',
+					'The Ad Cabinet API refused the access token (401: Could not validate credentials). Open the Ad Cabinet API credential and update the Access Token, then run again.',
 				);
 			},
 		],
@@ -279,7 +279,8 @@ async function main(): Promise<number> {
 	const { work } = setUp;
 
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-	const sandbox = await Sandbox.start({ platform: 'ext', now, clock: 'frozen' });
+	// The real service's form, as a credential without a platform speaks; no rate limit to wait on.
+	const sandbox = await Sandbox.start({ platform: 'telegram', rateLimit: 'off', now, clock: 'frozen' });
 	const files = {
 		'banner.png': { type: 'image/png', body: PNG },
 		'page.html': {

@@ -13,8 +13,8 @@ export const AD_CABINET_EXPIRED = { id: 'adCabinetExpired', name: 'Ad Cabinet ex
 export const SCRIPTED_MODEL = { id: 'scriptedModel', name: 'Scripted model' };
 export const AGENT_NODE = 'AI Agent';
 /** The cabinet with automatic labelling and audiences (Uzbekistan) and the one without either. */
-export const UZ_CABINET = '100001';
-export const DE_CABINET = '100002';
+export const UZ_CABINET = 'ACC06163';
+export const DE_CABINET = 'ACC07021';
 export const UZ_CAMPAIGN = 2101;
 
 /** Tool node name → its type, operation and the `$fromAI` keys it asks the model for. */

@@ -153,7 +153,12 @@ async function main(): Promise<void> {
 	rmSync(join(workDir, 'logs'), { recursive: true, force: true }); // this run's logs only
 	installPackage(userFolder, 'link');
 
-	const sandbox = await Sandbox.start({ platform: 'ext', port: args.sandboxPort, clock: 'real' });
+	// The real service's form, with its rate limit.
+	const sandbox = await Sandbox.start({
+		platform: 'telegram',
+		port: args.sandboxPort,
+		clock: 'real',
+	});
 	const session = new N8nSession({
 		runtime,
 		workDir,

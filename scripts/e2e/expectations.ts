@@ -17,6 +17,10 @@ import type { MultipartBody } from '../../sandbox';
 import { assertCsvOfRows, numeric } from '../lib/csvRows';
 import { DAY_MS, flatten, utcDay, type ExampleExpectation } from './expectationContext';
 
+/** The cabinets the examples name, in the real service's form the stage runs. */
+const UZ_CABINET = 'ACC06163';
+const DE_CABINET = 'ACC07021';
+
 export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 	'create-ads-from-sheet.json': {
 		title:
@@ -130,7 +134,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			assert.equal(requests.length, 1, 'a single upload request');
 			const [upload] = requests;
 			assert.equal(upload.method, 'POST');
-			assert.match(upload.path, /^\/api\/advertisement\/[^/]+\/100001\/audiences$/);
+			assert.equal(upload.path, `/api/advertisement/telegram/${UZ_CABINET}/audiences`);
 			const body = upload.body as MultipartBody;
 			assert.deepEqual(body.fields, { title: 'Customers from sheet' });
 			const file = body.files.audience;
@@ -147,7 +151,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			);
 
 			const created = sandbox.data
-				.audiencesOf('100001')
+				.audiencesOf(UZ_CABINET)
 				.find((a) => a.title === 'Customers from sheet');
 			assert.ok(created, 'the sandbox has the new audience');
 			const [result] = items('Create audience');
@@ -170,19 +174,19 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			assert.equal(creates.length, wanted.length, 'one create request per listed event');
 			creates.forEach((request, index) => {
 				assert.equal(request.status, 201, `event ${index + 1} created`);
-				assert.deepEqual(request.body, { account_id: '100002', ...wanted[index] });
+				assert.deepEqual(request.body, { account_id: DE_CABINET, ...wanted[index] });
 			});
-			const inCabinet = sandbox.data.pixelEventsOf('100002');
+			const inCabinet = sandbox.data.pixelEventsOf(DE_CABINET);
 			for (const event of wanted) {
 				const found = inCabinet.filter((e) => e.title === event.title);
-				assert.equal(found.length, 1, `"${event.title}" exists once in cabinet 100002`);
+				assert.equal(found.length, 1, `"${event.title}" exists once in cabinet ${DE_CABINET}`);
 				assert.equal(found[0].type, event.type);
 			}
 			const listed = items('List events').map((item) => item.json.title);
 			assert.equal(listed.length, inCabinet.length, 'List events ran once and listed the whole cabinet');
 			for (const event of wanted) assert.ok(listed.includes(event.title), `"${event.title}" is listed`);
 			const [code] = items('Base pixel code');
-			assert.equal(code.json.code_snippet, sandbox.data.pixelCode('100002')?.code_snippet);
+			assert.equal(code.json.code_snippet, sandbox.data.pixelCode(DE_CABINET)?.code_snippet);
 		},
 	},
 	'stats-to-csv.json': {

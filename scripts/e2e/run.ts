@@ -80,9 +80,10 @@ async function main(): Promise<number> {
 	let t: number;
 
 	// Both sandboxes start at the same frozen instant with the same seed: identical data and ids.
+	// They speak the real service's form, as a credential without a platform does, with its rate limit.
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-	const sandbox = await Sandbox.start({ platform: 'ext', now, clock: 'frozen' });
-	const twin = await Sandbox.start({ platform: 'ext', now, clock: 'frozen' });
+	const sandbox = await Sandbox.start({ platform: 'telegram', now, clock: 'frozen' });
+	const twin = await Sandbox.start({ platform: 'telegram', now, clock: 'frozen' });
 	console.log(
 		`  sandbox API for n8n on ${sandbox.baseUrl}, its twin for the harness on ${twin.baseUrl}`,
 	);

@@ -197,7 +197,8 @@ async function main(): Promise<number> {
 	const shots = mkdtempSync(join(tmpdir(), 'ad-cabinet-editor-screenshots-'));
 	let t: number;
 
-	const sandbox = await Sandbox.start({ platform: 'ext', clock: 'frozen' });
+	// The real service's form; the editor's dropdowns need no rate limit to wait on.
+	const sandbox = await Sandbox.start({ platform: 'telegram', rateLimit: 'off', clock: 'frozen' });
 	console.log(`  sandbox API on ${sandbox.baseUrl}`);
 	const session = await stageSession(setUp);
 	const examples = listExamples();

@@ -89,7 +89,15 @@ async function main(): Promise<number> {
 	try {
 		postgres = await startPostgres(join(work, 'postgres'));
 		redis = await startRedis(join(work, 'redis'));
-		sandbox = await Sandbox.start({ platform: 'ext', now: new Date(), clock: 'real' });
+		sandbox = await Sandbox.start({
+			// The real service's form, as a credential without a platform speaks. Its rate limit and
+			// restatements stay off, as they were in the spec's form: the rows are compared exactly.
+			platform: 'telegram',
+			rateLimit: 'off',
+			restatements: 'off',
+			now: new Date(),
+			clock: 'real',
+		});
 		sink = await startSink(0);
 		console.log(
 			`  PostgreSQL ${postgres.version}, Redis ${redis.version}, sandbox API ${sandbox.baseUrl}, row store ${sink.url}`,
