@@ -19,6 +19,8 @@ export interface NodeRunInput {
 	input?: Array<IDataObject | INodeExecutionData>;
 	continueOnFail?: boolean;
 	typeVersion?: number;
+	/** The workflow's timezone setting; UTC by default. */
+	timezone?: string;
 }
 
 export interface NodeRunResult extends NodeRun {
@@ -65,6 +67,7 @@ export async function runNode(options: NodeRunInput): Promise<NodeRunResult> {
 		],
 		connections: { Input: { main: [[{ node: NODE_UNDER_TEST, type: 'main', index: 0 }]] } },
 		credentials: { adCabinetApi: options.credentials },
+		timezone: options.timezone,
 	});
 	const run = workflow.nodes[NODE_UNDER_TEST] ?? { outputs: [] };
 	return { ...run, items: run.outputs[0] ?? [], workflow };
