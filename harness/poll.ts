@@ -19,6 +19,7 @@ export interface PollInput {
 	/** 'trigger' for an active workflow's poll, 'manual' for "Fetch Test Event". */
 	mode?: WorkflowExecuteMode;
 	timezone?: string;
+	typeVersion?: number;
 }
 
 export interface PollResult {
@@ -32,7 +33,7 @@ export interface PollResult {
  * does, with the workflow static data the caller carries between polls.
  */
 export async function pollOnce(input: PollInput): Promise<PollResult> {
-	const node = ourNode(input.type, input.parameters);
+	const node = ourNode(input.type, input.parameters, { typeVersion: input.typeVersion ?? 1 });
 	const workflow = buildWorkflow({
 		nodes: [node],
 		connections: {},

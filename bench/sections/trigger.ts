@@ -35,11 +35,19 @@ interface Case {
 
 function check(label: string, args: PureArgs, answer: PureAnswer): void {
 	if (
-		args.emit === 'completed' &&
-		(answer.emitted !== answer.settledRows || answer.repeated !== 0)
+		args.recheck &&
+		(answer.restatedEmitted !== answer.restatedExpected || answer.wrongPrevious !== 0)
 	) {
 		throw new WrongData(
-			`trigger ${label}: emitted ${answer.emitted} rows (${answer.repeated} more than once); expected each of ${answer.settledRows} settled rows once`,
+			`trigger ${label}: emitted ${answer.restatedEmitted} restated rows (${answer.wrongPrevious} with other previous figures than last emitted); expected each of the ${answer.restatedExpected} restatements within the re-checked hours once`,
+		);
+	}
+	if (
+		args.emit === 'completed' &&
+		(answer.emitted - answer.restatedEmitted !== answer.settledRows || answer.repeated !== 0)
+	) {
+		throw new WrongData(
+			`trigger ${label}: emitted ${answer.emitted - answer.restatedEmitted} rows besides restatements (${answer.repeated} more than once); expected each of ${answer.settledRows} settled rows once`,
 		);
 	}
 	if (args.emit === 'everyChange' && answer.emitted < answer.settledRows) {
@@ -87,6 +95,18 @@ export async function triggerBench(
 			args: { polls: options.polls, emit: 'everyChange', grouping: 'campaign', every },
 		},
 		{
+			id: '3d',
+			label: 'Completed Periods + Re-Check Last 2 Periods, hourly, grouped by campaign, a row restated every 3 polls',
+			args: {
+				polls: options.polls,
+				emit: 'completed',
+				grouping: 'campaign',
+				every,
+				recheck: 2,
+				restateEvery: 3,
+			},
+		},
+		{
 			id: '3c',
 			label: 'Every Change, hourly, grouped by ad',
 			args: {
@@ -114,7 +134,7 @@ export async function triggerBench(
 		const maxState = Math.max(...answer.stateBytes);
 		raw[c.label] = summary;
 		log(
-			`  ${c.label}: state ${answer.stateBytes.join(', ')} bytes; poll ${formatMs(firstMs)} → ${formatMs(lastMs)}`,
+			`  ${c.label}: state ${answer.stateBytes.join(', ')} bytes; poll ${formatMs(firstMs)} → ${formatMs(lastMs)}${c.args.recheck ? `; ${answer.restatedEmitted} restated rows emitted of ${answer.restatedExpected} restatements re-checked` : ''}`,
 		);
 		const size = `${c.args.polls.toLocaleString('en-US')} polls, ${answer.rowsPerHour} rows an hour`;
 		lines.push(
@@ -135,6 +155,17 @@ export async function triggerBench(
 				limit: FLAT_LIMIT,
 			},
 		);
+		if (c.args.recheck) {
+			const perRow = maxState / (c.args.recheck * answer.rowsPerHour);
+			lines.push({
+				id: c.id,
+				what: `${c.label}: restated rows emitted (each marked, with the figures last emitted) per restatement within the re-checked hours; state ${Math.round(perRow)} B per row held`,
+				goal: 'each once',
+				measured: `${answer.restatedEmitted} of ${answer.restatedExpected}`,
+				ratio: answer.restatedEmitted / Math.max(1, answer.restatedExpected),
+				limit: 1,
+			});
+		}
 	}
 	if (options.realPolls > 0) {
 		const child = new Child('trigger/worker.ts');

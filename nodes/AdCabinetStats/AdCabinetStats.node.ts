@@ -62,8 +62,9 @@ export class AdCabinetStats implements INodeType {
 		icon: { light: 'file:adCabinetStats.svg', dark: 'file:adCabinetStats.dark.svg' },
 		group: ['input'],
 		// 1.1: the Legacy Report is no longer offered to new nodes.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: every statistics row carries row_key.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
 		description: 'Get ad statistics and the advertised objects from the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Stats' },

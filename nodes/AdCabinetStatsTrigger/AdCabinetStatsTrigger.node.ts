@@ -22,7 +22,7 @@ import {
 } from '../shared/stats/fields';
 import { readStatsQuery } from '../shared/stats/query';
 import { PERIOD_UNIT_TERMS } from '../shared/vocabulary';
-import { numericRow } from '../shared/stats/rows';
+import { numericRow, rowKeyMaker } from '../shared/stats/rows';
 import { FINE_UNIT_HISTORY_DAYS, FINE_UNITS, type PeriodUnit } from '../shared/stats/apiValues';
 import { invalidInput } from '../shared/validation';
 import {
@@ -31,6 +31,7 @@ import {
 	newState,
 	settledBefore,
 	shortHash,
+	windowStart,
 	type EmitMode,
 	type PollSettings,
 } from './pollState';
@@ -39,6 +40,10 @@ const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
 /** Rows returned by "Fetch Test Event": enough to see the shape, few enough to read. */
 const MANUAL_SAMPLE = 5;
+/** From this version every row carries `row_key`. */
+const ROW_KEY_VERSION = 1.1;
+/** "Re-check Last N Periods" at most: the state holds the figures of every row of those periods. */
+const MAX_RECHECK_PERIODS = 100;
 
 /** Units whose completed periods arrive at most once a day. */
 const LONG_UNITS = PERIOD_UNIT_TERMS.filter((term) => term.daily).map((term) => term.value);
@@ -58,7 +63,9 @@ export class AdCabinetStatsTrigger implements INodeType {
 		name: 'adCabinetStatsTrigger',
 		icon: { light: 'file:adCabinetStatsTrigger.svg', dark: 'file:adCabinetStatsTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: every row carries row_key.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: lookupSubtitle(
 			'periodGroupingUnit',
 			UNIT_WORDS,
@@ -148,6 +155,15 @@ export class AdCabinetStatsTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Re-Check Last N Periods',
+						name: 'recheckPeriods',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0, maxValue: MAX_RECHECK_PERIODS },
+						description:
+							'Ad platforms correct recent figures for days after a period ends (late clicks, refunds, fraud filtering). With N above 0, each poll also reads the last N periods already emitted again and emits each row whose figures changed since, with restated set to true and the figures it had under previous; other rows get restated false. 0 turns it off.',
+					},
+					{
 						displayName: 'Settle Delay (Minutes)',
 						name: 'settleMinutes',
 						type: 'number',
@@ -177,13 +193,36 @@ export class AdCabinetStatsTrigger implements INodeType {
 		if (typeof settleMinutes !== 'number' || !(settleMinutes >= 0)) {
 			throw invalidInput(node, 'Settle Delay (Minutes)', 'must be a number of minutes, 0 or more', 0, settleMinutes);
 		}
+		const recheck = (options.recheckPeriods as number | undefined) ?? 0;
+		if (typeof recheck !== 'number' || !Number.isInteger(recheck) || recheck < 0 || recheck > MAX_RECHECK_PERIODS) {
+			throw invalidInput(node, 'Re-Check Last N Periods', `must be a whole number from 0 to ${MAX_RECHECK_PERIODS}`, 0, recheck);
+		}
 		const base = readStatsQuery((name, fallback) => this.getNodeParameter(name, fallback), { from: '', to: '' }, 'period');
-		const settings: PollSettings = { unit, grouping: base.grouping ?? [], emit: emitMode, settleMs: settleMinutes * MINUTE };
+		const settings: PollSettings = {
+			unit,
+			grouping: base.grouping ?? [],
+			emit: emitMode,
+			settleMs: settleMinutes * MINUTE,
+			recheck,
+		};
 		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> =>
 			await fetchStatsWindow.call(this, base, { fromMs, toMs, now });
 		const oldestAvailable = FINE_UNITS.has(unit) ? nowMs - FINE_UNIT_HISTORY_DAYS * DAY + MINUTE : -Infinity;
-		const shape = (rows: IDataObject[]) =>
-			rows.map((row) => ({ json: numeric ? numericRow(row) : row }));
+		const keyOf =
+			node.typeVersion >= ROW_KEY_VERSION
+				? rowKeyMaker(unit, base.currency_code, settings.grouping)
+				: undefined;
+		const shape = (rows: IDataObject[], restated?: Map<IDataObject, IDataObject | null>) =>
+			rows.map((row) => {
+				const json = numeric ? numericRow(row) : row;
+				if (keyOf) json.row_key = keyOf(json);
+				if (restated) {
+					const previous = restated.get(json);
+					json.restated = previous !== undefined;
+					if (previous !== undefined) json.previous = previous && numeric ? numericRow(previous) : previous;
+				}
+				return { json };
+			});
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest settled rows, without touching the stored state.
@@ -194,7 +233,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 				emit: 'completed',
 			});
 			const latest = probe.emit.slice(-MANUAL_SAMPLE);
-			return latest.length ? [shape(latest)] : null;
+			return latest.length ? [shape(latest, recheck > 0 ? new Map() : undefined)] : null;
 		}
 
 		const fingerprint = shortHash(JSON.stringify([base, emitMode]));
@@ -228,10 +267,12 @@ export class AdCabinetStatsTrigger implements INodeType {
 			);
 			fromMs = oldestAvailable;
 		}
+		// Re-checking reads the periods it keeps figures for again, as far back as they are available.
+		if (recheck > 0) fromMs = Math.max(Math.min(fromMs, windowStart(state)), oldestAvailable);
 		const rows = fromMs < nowMs ? await fetchWindow(fromMs, nowMs) : [];
-		const { emit, next } = applyPoll(state, rows, nowMs, settings);
+		const { emit, next, restated } = applyPoll(state, rows, nowMs, settings);
 		// The whole window arrived: only now is the state moved on.
 		staticData.adCabinetStats = next as unknown as IDataObject;
-		return emit.length ? [shape(emit)] : null;
+		return emit.length ? [shape(emit, recheck > 0 ? restated : undefined)] : null;
 	}
 }

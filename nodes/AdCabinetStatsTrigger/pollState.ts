@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { maxPeriodMs, periodEndMs } from './periods';
-import { rowKey } from '../shared/stats/rows';
-import { METRIC_FIELDS, type Grouping, type PeriodUnit } from '../shared/stats/apiValues';
+import { rowIdsOf, rowKey } from '../shared/stats/rows';
+import { DECIMAL_FIELDS, METRIC_FIELDS, type Grouping, type PeriodUnit } from '../shared/stats/apiValues';
 
 /**
  * What the trigger remembers between polls, in the workflow's static data (so it survives restarts
@@ -21,6 +21,12 @@ export interface TriggerState {
 	 * 4 bytes each, base64 (about 5.3 characters a row).
 	 */
 	open?: string;
+	/**
+	 * "Re-check Last N Periods": the figures last emitted for each row of the last N settled
+	 * periods, by period start (ms, as text) and the row's ids (as in row_key): about 60 characters
+	 * a row, and only rows of those N periods, so it never grows with time.
+	 */
+	rc?: Record<string, Record<string, string>>;
 }
 
 export type EmitMode = 'completed' | 'everyChange';
@@ -30,6 +36,8 @@ export interface PollSettings {
 	grouping: Grouping[];
 	emit: EmitMode;
 	settleMs: number;
+	/** Settled periods read again on each poll for restated figures; 0 or absent: none. */
+	recheck?: number;
 }
 
 /** 32-bit FNV-1a. */
@@ -76,6 +84,38 @@ function metricsText(row: IDataObject): string {
 	return text;
 }
 
+const DECIMAL_SET: ReadonlySet<string> = new Set(DECIMAL_FIELDS);
+
+/** A row's figures as the re-check stores them: the metric values in a fixed order, separated by commas. */
+export function figuresText(row: IDataObject): string {
+	let text = '';
+	for (let i = 0; i < METRIC_FIELDS.length; i++) {
+		const value = row[METRIC_FIELDS[i]];
+		if (i) text += ',';
+		if (value === undefined || value === null) continue;
+		const part = String(value);
+		text += /[,%]/.test(part) ? part.replace(/%/g, '%25').replace(/,/g, '%2C') : part;
+	}
+	return text;
+}
+
+/**
+ * The figures stored by `figuresText`, as the API sent them: decimals as text, counts as numbers.
+ * A figure that was absent or null is left out.
+ */
+export function figuresOf(text: string): IDataObject {
+	const figures: IDataObject = {};
+	const parts = text.split(',');
+	for (let i = 0; i < METRIC_FIELDS.length; i++) {
+		const part = parts[i];
+		if (part === undefined || part === '') continue;
+		const value = part.includes('%') ? decodeURIComponent(part) : part;
+		const field = METRIC_FIELDS[i];
+		figures[field] = !DECIMAL_SET.has(field) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+	}
+	return figures;
+}
+
 export function newState(fingerprint: string, startMs: number, baseline: boolean): TriggerState {
 	return baseline ? { v: 1, q: fingerprint, wm: startMs, baseline: true } : { v: 1, q: fingerprint, wm: startMs };
 }
@@ -88,6 +128,47 @@ export function settledBefore(nowMs: number, settings: PollSettings): number {
 export interface PollOutcome {
 	emit: IDataObject[];
 	next: TriggerState;
+	/**
+	 * Rows of `emit` that are restatements, each with the figures it was emitted with before (null
+	 * for a row that first appeared in a period already emitted).
+	 */
+	restated: Map<IDataObject, IDataObject | null>;
+}
+
+/**
+ * Where a poll's window starts: the watermark, or with a re-check the start of the oldest period
+ * still re-checked.
+ */
+export function windowStart(state: TriggerState): number {
+	let from = state.wm;
+	for (const period of Object.keys(state.rc ?? {})) {
+		const start = Number(period);
+		if (start < from) from = start;
+	}
+	return from;
+}
+
+/**
+ * The re-checked periods to keep after a poll: the last `recheck` periods that start within
+ * `recheck` of the unit's longest periods before the watermark, so neither their number nor how
+ * far back they reach grows.
+ */
+function keptPeriods(
+	periods: Record<string, Record<string, string>>,
+	wm: number,
+	settings: PollSettings,
+): Record<string, Record<string, string>> | undefined {
+	const recheck = settings.recheck ?? 0;
+	const horizon = wm - recheck * maxPeriodMs(settings.unit);
+	const starts = Object.keys(periods)
+		.map(Number)
+		.filter((start) => start >= horizon && start < wm)
+		.sort((a, b) => b - a)
+		.slice(0, recheck);
+	if (!starts.length) return undefined;
+	const kept: Record<string, Record<string, string>> = {};
+	for (const start of starts.reverse()) kept[String(start)] = periods[String(start)];
+	return kept;
 }
 
 /**
@@ -102,18 +183,46 @@ export function applyPoll(
 	settings: PollSettings,
 ): PollOutcome {
 	const emit: IDataObject[] = [];
+	const restated = new Map<IDataObject, IDataObject | null>();
 	const everyChange = settings.emit === 'everyChange';
 	const seen = everyChange ? openFingerprints(state.open) : undefined;
 	const open: number[] = [];
+	const rechecking = (settings.recheck ?? 0) > 0;
+	// Copied on write: the caller keeps the old state if this poll's outcome is not stored.
+	const periods: Record<string, Record<string, string>> = rechecking ? { ...(state.rc ?? {}) } : {};
+	const copied = new Set<string>();
+	const periodFor = (start: number): Record<string, string> => {
+		const key = String(start);
+		if (!copied.has(key)) {
+			periods[key] = { ...(periods[key] ?? {}) };
+			copied.add(key);
+		}
+		return periods[key];
+	};
+	const idsOf = rechecking ? rowIdsOf(settings.grouping) : undefined;
 	let wm = Math.max(state.wm, settledBefore(nowMs, settings));
 	for (const row of rows) {
 		const period = String(row.period_date);
 		const start = Date.parse(period);
-		if (!(start >= state.wm)) continue;
+		if (!(start >= state.wm)) {
+			// A period emitted before: emitted again only where its figures changed since.
+			if (idsOf && !state.baseline && periods[String(start)]) {
+				const ids = idsOf(row);
+				const figures = figuresText(row);
+				const before = periods[String(start)][ids];
+				if (before !== figures) {
+					periodFor(start)[ids] = figures;
+					emit.push(row);
+					restated.set(row, before === undefined ? null : figuresOf(before));
+				}
+			}
+			continue;
+		}
 		const end = periodEndMs(period, settings.unit);
 		const settled = end + settings.settleMs <= nowMs;
 		if (settled) {
 			if (end > wm) wm = end;
+			if (idsOf && !state.baseline) periodFor(start)[idsOf(row)] = figuresText(row);
 			if (!everyChange) {
 				emit.push(row);
 				continue;
@@ -126,7 +235,9 @@ export function applyPoll(
 	}
 	const next: TriggerState = { v: 1, q: state.q, wm };
 	if (everyChange && open.length) next.open = packFingerprints(open);
-	return { emit: state.baseline ? [] : emit, next };
+	const kept = rechecking ? keptPeriods(periods, wm, settings) : undefined;
+	if (kept) next.rc = kept;
+	return state.baseline ? { emit: [], next, restated: new Map() } : { emit, next, restated };
 }
 
 /**
@@ -136,6 +247,19 @@ export function applyPoll(
  * not written by the trigger.
  */
 export const EARLIEST_STATS_MS = Date.UTC(2020, 0, 1);
+
+/** Period starts (ms) mapped to row ids mapped to figures, as `applyPoll` writes them. */
+function isRecheckRecord(value: unknown): boolean {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+	return Object.entries(value).every(
+		([start, rows]) =>
+			/^-?\d+$/.test(start) &&
+			typeof rows === 'object' &&
+			rows !== null &&
+			!Array.isArray(rows) &&
+			Object.values(rows as object).every((figures) => typeof figures === 'string'),
+	);
+}
 
 /** Why a stored state cannot be trusted, or undefined when it can. */
 function distrust(stored: TriggerState, nowMs: number, unit: PollSettings['unit']): string | undefined {
@@ -152,6 +276,7 @@ function distrust(stored: TriggerState, nowMs: number, unit: PollSettings['unit'
 	if (stored.open !== undefined && !(typeof stored.open === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(stored.open))) {
 		return 'it is not in the form the trigger writes';
 	}
+	if (stored.rc !== undefined && !isRecheckRecord(stored.rc)) return 'it is not in the form the trigger writes';
 	return undefined;
 }
 

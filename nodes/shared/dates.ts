@@ -92,22 +92,53 @@ export type PeriodPreset =
 	| 'thisMonth'
 	| 'lastMonth';
 
+interface CalendarDay {
+	year: number;
+	month: number;
+	day: number;
+}
+
+/** Today in the timezone, and the calendar days around it. */
+function calendar(now: Date, timeZone: string) {
+	const today = wallClock(now, timeZone);
+	return {
+		today,
+		/** The calendar day `days` before today. */
+		before: (days: number): CalendarDay =>
+			wallClock(new Date(Date.UTC(today.year, today.month - 1, today.day) - days * DAY_MS), 'UTC'),
+		start: (d: CalendarDay) => zonedIso(d.year, d.month, d.day, timeZone),
+		end: (d: CalendarDay) => zonedIso(d.year, d.month, d.day, timeZone, '23:59:59'),
+	};
+}
+
+/**
+ * "Last N Days": N whole calendar days in the workflow's timezone, ending with today (Include
+ * Today) or with yesterday. Each day runs from midnight to 23:59:59 on the local clock, so a day
+ * with a daylight-saving change is 23 or 25 hours long.
+ */
+export function lastDaysRange(
+	days: number,
+	includeToday: boolean,
+	now: Date,
+	timeZone: string,
+): { from: string; to: string } {
+	const { before, start, end } = calendar(now, timeZone);
+	const last = includeToday ? 0 : 1;
+	return { from: start(before(last + days - 1)), to: end(before(last)) };
+}
+
 /** The first and last instant of a preset period, in the workflow's timezone. */
 export function presetRange(preset: PeriodPreset, now: Date, timeZone: string): { from: string; to: string } {
-	const today = wallClock(now, timeZone);
-	const dayShift = (days: number) => wallClock(new Date(Date.UTC(today.year, today.month - 1, today.day) - days * DAY_MS), 'UTC');
-	const start = (d: { year: number; month: number; day: number }) => zonedIso(d.year, d.month, d.day, timeZone);
-	const end = (d: { year: number; month: number; day: number }) =>
-		zonedIso(d.year, d.month, d.day, timeZone, '23:59:59');
+	const { today, before: dayShift, start, end } = calendar(now, timeZone);
 	switch (preset) {
 		case 'today':
 			return { from: start(today), to: end(today) };
 		case 'yesterday':
 			return { from: start(dayShift(1)), to: end(dayShift(1)) };
 		case 'last7Days':
-			return { from: start(dayShift(6)), to: end(today) };
+			return lastDaysRange(7, true, now, timeZone);
 		case 'last30Days':
-			return { from: start(dayShift(29)), to: end(today) };
+			return lastDaysRange(30, true, now, timeZone);
 		case 'thisMonth':
 			return { from: start({ ...today, day: 1 }), to: end(today) };
 		case 'lastMonth': {

@@ -20,6 +20,8 @@ export interface PeriodUnitTerm extends Term {
 	fine: boolean;
 	/** Complete periods arrive at most once a day (the trigger suggests polling hourly). */
 	daily: boolean;
+	/** How `row_key` writes the unit (the value itself when absent). */
+	keyCode?: string;
 }
 
 export interface GroupingTerm extends Term {
@@ -27,6 +29,8 @@ export interface GroupingTerm extends Term {
 	noun: string;
 	/** spec 2.2: the fields that identify a row of this grouping within a period. */
 	keys: string[];
+	/** How `row_key` marks this grouping's ids (the value itself when absent). */
+	keyCode?: string;
 }
 
 /**
@@ -34,13 +38,13 @@ export interface GroupingTerm extends Term {
  * this order; n8n's lint rule only checks arrays written in place in a node's description).
  */
 export const PERIOD_UNIT_TERMS: PeriodUnitTerm[] = [
-	{ value: '5_minutes', name: '5 Minutes', adjective: '5-minute', fine: true, daily: false },
-	{ value: '30_minutes', name: '30 Minutes', adjective: '30-minute', fine: true, daily: false },
-	{ value: 'hour', name: 'Hour', adjective: 'Hourly', fine: true, daily: false },
-	{ value: 'day', name: 'Day', adjective: 'Daily', fine: false, daily: true },
-	{ value: 'week', name: 'Week', adjective: 'Weekly', fine: false, daily: true },
-	{ value: 'month', name: 'Month', adjective: 'Monthly', fine: false, daily: true },
-	{ value: 'year', name: 'Year', adjective: 'Yearly', fine: false, daily: true },
+	{ value: '5_minutes', name: '5 Minutes', adjective: '5-minute', fine: true, daily: false, keyCode: '5m' },
+	{ value: '30_minutes', name: '30 Minutes', adjective: '30-minute', fine: true, daily: false, keyCode: '30m' },
+	{ value: 'hour', name: 'Hour', adjective: 'Hourly', fine: true, daily: false, keyCode: 'h' },
+	{ value: 'day', name: 'Day', adjective: 'Daily', fine: false, daily: true, keyCode: 'd' },
+	{ value: 'week', name: 'Week', adjective: 'Weekly', fine: false, daily: true, keyCode: 'w' },
+	{ value: 'month', name: 'Month', adjective: 'Monthly', fine: false, daily: true, keyCode: 'mo' },
+	{ value: 'year', name: 'Year', adjective: 'Yearly', fine: false, daily: true, keyCode: 'y' },
 ];
 
 /** spec 4.1 and 2.2: `grouping` values, alphabetical by name as the editor lists them. */
@@ -51,6 +55,7 @@ export const GROUPING_TERMS: GroupingTerm[] = [
 		description: "Adds the ad's title, text, status, budget and targeting",
 		noun: 'ad',
 		keys: ['ad_id'],
+		keyCode: 'a',
 	},
 	{
 		value: 'ad_object',
@@ -58,6 +63,7 @@ export const GROUPING_TERMS: GroupingTerm[] = [
 		description: 'Adds the advertised object',
 		noun: 'advertised object',
 		keys: ['ad_object'],
+		keyCode: 'o',
 	},
 	{
 		value: 'cabinet',
@@ -65,6 +71,7 @@ export const GROUPING_TERMS: GroupingTerm[] = [
 		description: 'Adds the cabinet ID and name',
 		noun: 'cabinet',
 		keys: ['platform_cabinet_id'],
+		keyCode: 'k',
 	},
 	{
 		value: 'campaign',
@@ -72,6 +79,7 @@ export const GROUPING_TERMS: GroupingTerm[] = [
 		description: 'Adds the campaign ID and name and the cabinet name',
 		noun: 'campaign',
 		keys: ['campaign_id'],
+		keyCode: 'c',
 	},
 ];
 

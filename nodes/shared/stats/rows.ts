@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { DECIMAL_FIELDS, GROUPING_KEYS, type Grouping } from './apiValues';
+import { GROUPING_TERMS, PERIOD_UNIT_TERMS } from '../vocabulary';
 
 const POWERS_OF_TEN = [
 	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -60,4 +61,75 @@ export function rowKey(row: IDataObject, grouping: readonly Grouping[]): string 
 		for (const field of GROUPING_KEYS[group]) key += `\u0000${String(row[field] ?? '')}`;
 	}
 	return key;
+}
+
+/** A value of a row key, with its separators `|` and `,` and the escape `%` written as %7C, %2C and %25. */
+function keyPart(value: unknown): string {
+	if (value === undefined || value === null) return '';
+	const text = String(value);
+	return /[|,%]/.test(text)
+		? text.replace(/%/g, '%25').replace(/\|/g, '%7C').replace(/,/g, '%2C')
+		: text;
+}
+
+/**
+ * A period start as the key writes it: the instant in UTC, `2026-11-17` at midnight,
+ * `2026-11-17T21:05Z` otherwise (seconds only when there are any). The API's own text when it is
+ * not a date, so a key is never lost.
+ */
+function keyPeriod(periodDate: unknown): string {
+	const ms = typeof periodDate === 'string' ? Date.parse(periodDate) : NaN;
+	if (Number.isNaN(ms)) return keyPart(periodDate);
+	const iso = new Date(ms).toISOString();
+	if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+	if (iso.endsWith(':00.000Z')) return `${iso.slice(0, 16)}Z`;
+	return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+/** The ids part of a row key: each grouping's code and ids, in the order of the codes. */
+export type RowIds = (row: IDataObject) => string;
+
+/**
+ * The ids of a row within its period, as `row_key` writes them: `c2101`, `a10001|c2101`, '' without
+ * grouping. Sorted by code, so the order the groupings were chosen in does not matter.
+ */
+export function rowIdsOf(grouping: readonly Grouping[]): RowIds {
+	const parts = [...new Set(grouping)]
+		.map((group) => {
+			const term = GROUPING_TERMS.find((t) => t.value === group);
+			return { code: term?.keyCode ?? group, fields: GROUPING_KEYS[group] ?? [] };
+		})
+		.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+	return (row) => {
+		let ids = '';
+		for (const { code, fields } of parts) {
+			ids += ids ? `|${code}` : code;
+			for (let i = 0; i < fields.length; i++) ids += (i ? ',' : '') + keyPart(row[fields[i]]);
+		}
+		return ids;
+	};
+}
+
+/**
+ * `row_key`: one short text that names a statistics row, for "update where the key matches" in a
+ * sheet or table. Built from the period start, the unit, the currency and the ids of the grouping
+ * (`2026-11-17|d|EUR|c2101`), never from figures or names: the same row gives the same key in every
+ * run, whether its figures were restated or Numeric Values is on or off, and two rows of one result
+ * never share one.
+ */
+export function rowKeyMaker(unit: string, currency: string | undefined, grouping: readonly Grouping[]) {
+	const term = PERIOD_UNIT_TERMS.find((t) => t.value === unit);
+	const middle = `|${keyPart(term?.keyCode ?? unit)}|${keyPart(currency ?? '')}`;
+	const idsOf = rowIdsOf(grouping);
+	// Rows of one period share its text: the period is written once for them.
+	let lastPeriod: unknown = Symbol('none');
+	let lastText = '';
+	return (row: IDataObject): string => {
+		if (row.period_date !== lastPeriod) {
+			lastPeriod = row.period_date;
+			lastText = keyPeriod(row.period_date) + middle;
+		}
+		const ids = idsOf(row);
+		return ids ? `${lastText}|${ids}` : lastText;
+	};
 }

@@ -2,9 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	applyPoll,
 	EARLIEST_STATS_MS,
+	figuresOf,
+	figuresText,
 	loadState,
 	newState,
 	settledBefore,
+	windowStart,
 	type PollSettings,
 	type TriggerState,
 } from '../../../nodes/AdCabinetStatsTrigger/pollState';
@@ -108,5 +111,151 @@ describe('trigger state is checked when it is loaded', () => {
 		expect(load(undefined)).toEqual({ state: undefined, warnings: [] });
 		expect(load(null)).toEqual({ state: undefined, warnings: [] });
 		expect(load({ v: 1, q: 'other settings', wm: 0 })).toEqual({ state: undefined, warnings: [] });
+	});
+});
+
+describe('Re-check Last N Periods', () => {
+	const hourly: PollSettings = {
+		unit: 'hour',
+		grouping: ['campaign'],
+		emit: 'completed',
+		settleMs: 15 * MIN,
+		recheck: 2,
+	};
+	const CAMPAIGNS = 30;
+
+	/**
+	 * Hourly rows of 30 campaigns from `fromMs` up to `nowMs`; `restated` holds how often each
+	 * (hour, campaign) has been restated so far, each time changing its figures.
+	 */
+	function hourlyRows(fromMs: number, nowMs: number, restated: Map<string, number>): IDataObject[] {
+		const rows: IDataObject[] = [];
+		for (let start = Math.floor(fromMs / HOUR) * HOUR; start < nowMs; start += HOUR) {
+			const share = Math.min(HOUR, nowMs - start) / HOUR;
+			for (let c = 1; c <= CAMPAIGNS; c++) {
+				const times = restated.get(`${start}/${c}`) ?? 0;
+				rows.push({
+					period_date: new Date(start).toISOString(),
+					campaign_id: c,
+					views: Math.floor(1000 * c * share) + times,
+					exchanged_spent: (c * share * (1 + times / 100)).toFixed(2),
+					ctr: '1.25',
+				});
+			}
+		}
+		return rows;
+	}
+
+	test('10,000 polls with restatements: each restated row comes once with its previous figures; the state stays under 8 KB', () => {
+		let now = Date.parse('2026-11-01T00:00:00Z');
+		let state: TriggerState = newState('q', now - 2 * HOUR, false);
+		const restated = new Map<string, number>();
+		const lastEmitted = new Map<string, IDataObject>();
+		const expected: string[] = [];
+		const got: string[] = [];
+		const sizes: number[] = [];
+		for (let poll = 1; poll <= 10_000; poll++) {
+			now += 5 * MIN;
+			// Every 7th poll restates one campaign's hour: the last or the one before (re-checked), or the one before that (not).
+			if (poll % 7 === 0) {
+				const hoursBack = 1 + (poll % 3);
+				const hour = Math.floor((now - hourly.settleMs) / HOUR) * HOUR - hoursBack * HOUR;
+				const key = `${hour}/${1 + (poll % CAMPAIGNS)}`;
+				if (hour >= Date.parse('2026-11-01T00:00:00Z')) {
+					restated.set(key, (restated.get(key) ?? 0) + 1);
+					// Emitted already, and one of the last two hours emitted: re-checked.
+					if (hour >= state.wm - 2 * HOUR && hour < state.wm) expected.push(`${poll}:${key}`);
+				}
+			}
+			const {
+				emit,
+				next,
+				restated: marks,
+			} = applyPoll(state, hourlyRows(windowStart(state), now, restated), now, hourly);
+			for (const row of emit) {
+				const key = `${Date.parse(String(row.period_date))}/${String(row.campaign_id)}`;
+				if (marks.has(row)) {
+					got.push(`${poll}:${key}`);
+					// The figures it had when last emitted, as the API sent them.
+					const before = lastEmitted.get(key) as IDataObject;
+					expect(marks.get(row)).toEqual({
+						views: before.views,
+						exchanged_spent: before.exchanged_spent,
+						ctr: '1.25',
+					});
+				} else {
+					expect(lastEmitted.has(key)).toBe(false);
+				}
+				lastEmitted.set(key, row);
+			}
+			state = JSON.parse(JSON.stringify(next)) as TriggerState;
+			if (poll % 500 === 0) sizes.push(JSON.stringify(state).length);
+		}
+		expect(expected.length).toBeGreaterThan(800);
+		expect(got).toEqual(expected);
+		expect(Math.max(...sizes)).toBeLessThan(8192);
+		// Bounded, not growing: the last samples are no larger than the early ones.
+		expect(Math.max(...sizes.slice(-5))).toBeLessThanOrEqual(Math.max(...sizes.slice(0, 5)));
+		expect(Object.keys(state.rc ?? {})).toHaveLength(2);
+	});
+
+	test('a row that first appears in a re-checked period comes with previous null; a baseline poll records nothing', () => {
+		const now = Date.parse('2026-11-01T10:20:00Z');
+		const first = applyPoll(
+			newState('q', now - 3 * HOUR, false),
+			hourlyRows(now - 3 * HOUR, now, new Map()),
+			now,
+			hourly,
+		);
+		expect(first.emit.length).toBe(2 * CAMPAIGNS);
+		const late = { period_date: '2026-11-01T09:00:00.000Z', campaign_id: 99, views: 1 };
+		const rows = [...hourlyRows(windowStart(first.next), now + 5 * MIN, new Map()), late].sort(
+			(a, b) => Date.parse(String(a.period_date)) - Date.parse(String(b.period_date)),
+		);
+		const second = applyPoll(first.next, rows, now + 5 * MIN, hourly);
+		expect(second.emit).toEqual([late]);
+		expect(second.restated.get(late)).toBeNull();
+
+		const baseline = applyPoll(
+			newState('q', now - 2 * HOUR, true),
+			hourlyRows(now - 2 * HOUR, now, new Map()),
+			now,
+			hourly,
+		);
+		expect(baseline.emit).toEqual([]);
+		expect(baseline.next.rc).toBeUndefined();
+	});
+
+	test('figures are stored compactly and read back as the API sent them', () => {
+		const row = {
+			views: 12,
+			clicks: 0,
+			exchanged_spent: '1.50',
+			ctr: '0.5',
+			cpa: null,
+			video_opens: undefined,
+			cpm: '1,5%',
+		};
+		const text = figuresText(row);
+		expect(text).toBe(',1.50,12,0,,,0.5,,1%2C5%25,,');
+		expect(figuresOf(text)).toEqual({
+			views: 12,
+			clicks: 0,
+			exchanged_spent: '1.50',
+			ctr: '0.5',
+			cpm: '1,5%',
+		});
+	});
+
+	test('a stored re-check record in another form is not trusted', () => {
+		const settings = { ...daily, recheck: 2 };
+		for (const rc of [[], { x: {} }, { 123: { c1: 5 } }, 'text']) {
+			const { warnings } = load({ v: 1, q: 'q1', wm: NOW - DAY, rc }, settings);
+			expect(warnings).toHaveLength(1);
+		}
+		expect(
+			load({ v: 1, q: 'q1', wm: NOW - DAY, rc: { [NOW - 2 * DAY]: { c1: '1,2' } } }, settings)
+				.warnings,
+		).toEqual([]);
 	});
 });

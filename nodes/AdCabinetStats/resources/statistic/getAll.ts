@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../../shared/constants';
 import { paceLimitOf, type PaceLimit } from '../../../shared/transport/pacing';
-import { presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
+import { lastDaysRange, presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
 	adObjectsField,
 	cabinetIdsField,
@@ -21,7 +21,7 @@ import { STATS_ORDER_TERMS } from '../../../shared/vocabulary';
 import { DEFAULT_PARALLEL_REQUESTS, fetchStats, MAX_PARALLEL_REQUESTS } from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
 import { checkStatsQuery, readStatsQuery, STATS_FIELD_NAMES } from '../../../shared/stats/query';
-import { numericRow } from '../../../shared/stats/rows';
+import { numericRow, rowKeyMaker } from '../../../shared/stats/rows';
 import { eachItem } from '../../../shared/perItem';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
@@ -50,7 +50,15 @@ export const SIMPLE_STATS_FIELDS = [
 	'cvr',
 ] as const;
 
+const SIMPLE_STATS_FIELDS_WITH_KEY = [...SIMPLE_STATS_FIELDS, 'row_key'] as const;
+
 const show = { resource: ['statistic'], operation: ['getAll'] };
+
+/** "Last N Days" reaches back at most ten years. */
+const MAX_LAST_DAYS = 3660;
+
+/** From this version every row carries `row_key`. */
+export const ROW_KEY_VERSION = 1.2;
 
 export const statisticGetAllDescription: INodeProperties[] = [
 	{
@@ -65,10 +73,34 @@ export const statisticGetAllDescription: INodeProperties[] = [
 			{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before' },
 			{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before' },
 			{ name: 'Last Month', value: 'lastMonth' },
+			{
+				name: 'Last N Days',
+				value: 'lastNDays',
+				description: 'A rolling window of whole days: set Days and Include Today',
+			},
 			{ name: 'This Month', value: 'thisMonth' },
 			{ name: 'Today', value: 'today' },
 			{ name: 'Yesterday', value: 'yesterday' },
 		],
+	},
+	{
+		displayName: 'Days',
+		name: 'lastDays',
+		type: 'number',
+		default: 3,
+		typeOptions: { minValue: 1, maxValue: MAX_LAST_DAYS },
+		displayOptions: { show: { ...show, period: ['lastNDays'] } },
+		description:
+			'How many whole days, in the workflow\'s timezone. Re-reading the last few days on every run picks up figures the platform corrects after the day has ended.',
+	},
+	{
+		displayName: 'Include Today',
+		name: 'includeToday',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { ...show, period: ['lastNDays'] } },
+		description:
+			'Whether the days end with today (its figures still growing) or with yesterday',
 	},
 	{
 		displayName: 'Period From',
@@ -158,10 +190,17 @@ function isWholeNumberIn(value: unknown, min: number, max: number): boolean {
 function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	const node = ctx.getNode();
 	const timeZone = ctx.getTimezone();
-	const period = ctx.getNodeParameter('period', i) as PeriodPreset | 'custom';
+	const period = ctx.getNodeParameter('period', i) as PeriodPreset | 'custom' | 'lastNDays';
 	let from: string;
 	let to: string;
-	if (period === 'custom') {
+	if (period === 'lastNDays') {
+		const days = ctx.getNodeParameter('lastDays', i, 3) as unknown;
+		if (!isWholeNumberIn(days, 1, MAX_LAST_DAYS)) {
+			throw invalidInput(node, 'Days', `must be a whole number of days from 1 to ${MAX_LAST_DAYS}`, i, days);
+		}
+		const includeToday = ctx.getNodeParameter('includeToday', i, true) !== false;
+		({ from, to } = lastDaysRange(days as number, includeToday, now, timeZone));
+	} else if (period === 'custom') {
 		const rawFrom = ctx.getNodeParameter('periodFrom', i) as unknown;
 		const rawTo = ctx.getNodeParameter('periodTo', i) as unknown;
 		const parsedFrom = readDate(rawFrom, timeZone);
@@ -202,6 +241,7 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 		numeric: options.numericValues !== false,
 		includeColumns: options.includeColumns === true,
 		simplify: ctx.getNodeParameter('simplify', i, false) === true,
+		rowKey: ctx.getNode().typeVersion >= ROW_KEY_VERSION,
 	};
 }
 
@@ -274,7 +314,9 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 	const now = new Date();
 	return [
 		await eachItem(this, async (_item, i) => {
-			const { query, limit, pageSize, parallel, numeric, includeColumns, simplify } = readQuery(this, i, now);
+			const { query, limit, pageSize, parallel, numeric, includeColumns, simplify, rowKey } = readQuery(this, i, now);
+			const keyOf = rowKey ? rowKeyMaker(query.period_grouping_unit, query.currency_code, query.grouping ?? []) : undefined;
+			const simpleFields = rowKey ? SIMPLE_STATS_FIELDS_WITH_KEY : SIMPLE_STATS_FIELDS;
 			const rows: INodeExecutionData[] = [];
 			let lastPage: LastPage | undefined;
 			const started = Date.now();
@@ -288,7 +330,8 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 					lastPage = { delivered: page.length, received: answer.rows.length, cursor: answer.cursor };
 					for (const row of page) {
 						const json = numeric ? numericRow(row) : row;
-						rows.push({ json: simplify ? pick(json, SIMPLE_STATS_FIELDS) : json });
+						if (keyOf) json.row_key = keyOf(json);
+						rows.push({ json: simplify ? pick(json, simpleFields) : json });
 					}
 				},
 			});

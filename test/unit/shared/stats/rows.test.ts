@@ -1,5 +1,5 @@
 import { DECIMAL_FIELDS } from '../../../../nodes/shared/stats/apiValues';
-import { numericRow, rowKey } from '../../../../nodes/shared/stats/rows';
+import { numericRow, rowKey, rowKeyMaker } from '../../../../nodes/shared/stats/rows';
 
 describe('numericRow', () => {
 	test('turns the decimal strings of money and ratio fields into numbers, in place', () => {
@@ -106,5 +106,59 @@ describe('rowKey', () => {
 		expect(rowKey({ period_date: 'p', campaign_id: 7 }, ['campaign'])).toBe(
 			rowKey({ period_date: 'p', campaign_id: '7' }, ['campaign']),
 		);
+	});
+});
+
+describe('rowKeyMaker (row_key)', () => {
+	const row = {
+		period_date: '2026-11-17T00:00:00Z',
+		campaign_id: 2101,
+		ad_id: 10001,
+		platform_cabinet_id: 'ACC06163',
+		ad_object: 'https://shop.example.uz',
+		views: 5,
+		exchanged_spent: '1.20',
+	};
+
+	test('period start in UTC, unit, currency and the ids of the grouping, each marked', () => {
+		expect(rowKeyMaker('day', 'EUR', ['campaign'])(row)).toBe('2026-11-17|d|EUR|c2101');
+		expect(rowKeyMaker('day', 'EUR', [])(row)).toBe('2026-11-17|d|EUR');
+		expect(rowKeyMaker('hour', 'USD', ['ad', 'campaign'])(row)).toBe('2026-11-17|h|USD|a10001|c2101');
+		expect(rowKeyMaker('month', 'RUB', ['cabinet', 'ad_object'])(row)).toBe(
+			'2026-11-17|mo|RUB|kACC06163|ohttps://shop.example.uz',
+		);
+	});
+
+	test('the same instant written with another offset or precision gives the same key; a time of day is kept', () => {
+		const make = rowKeyMaker('5_minutes', 'EUR', ['campaign']);
+		expect(make({ ...row, period_date: '2026-11-17T03:00:00+03:00' })).toBe('2026-11-17|5m|EUR|c2101');
+		expect(make({ ...row, period_date: '2026-11-17T00:00:00.000Z' })).toBe('2026-11-17|5m|EUR|c2101');
+		expect(make({ ...row, period_date: '2026-11-17T00:05:00+00:00' })).toBe('2026-11-17T00:05Z|5m|EUR|c2101');
+		expect(make({ ...row, period_date: '2026-11-16T21:00:00Z' })).toBe('2026-11-16T21:00Z|5m|EUR|c2101');
+		expect(make({ ...row, period_date: '2026-11-16T21:00:30Z' })).toBe('2026-11-16T21:00:30Z|5m|EUR|c2101');
+	});
+
+	test('the order the groupings were chosen in does not matter; figures and names never count', () => {
+		const a = rowKeyMaker('day', 'EUR', ['campaign', 'ad', 'cabinet']);
+		const b = rowKeyMaker('day', 'EUR', ['cabinet', 'ad', 'campaign']);
+		expect(a(row)).toBe(b(row));
+		expect(a({ ...row, views: 99, exchanged_spent: 3, campaign_name: 'renamed' })).toBe(a(row));
+	});
+
+	test('separators inside ids are escaped, so values that run together still give different keys', () => {
+		const make = rowKeyMaker('day', 'EUR', ['ad_object', 'campaign']);
+		const one = make({ period_date: 'x', ad_object: 'a|c1', campaign_id: 2 });
+		const two = make({ period_date: 'x', ad_object: 'a', campaign_id: '1|c2' });
+		expect(one).not.toBe(two);
+		expect(one).toBe('x|d|EUR|c2|oa%7Cc1');
+		expect(two).toBe('x|d|EUR|c1%7Cc2|oa');
+		expect(make({ period_date: 'x', ad_object: '50%,off', campaign_id: 1 })).toBe('x|d|EUR|c1|o50%25%2Coff');
+	});
+
+	test('unit and currency tell apart rows that share a period start and ids', () => {
+		const week = rowKeyMaker('week', 'EUR', ['campaign'])(row);
+		const day = rowKeyMaker('day', 'EUR', ['campaign'])(row);
+		const usd = rowKeyMaker('day', 'USD', ['campaign'])(row);
+		expect(new Set([week, day, usd]).size).toBe(3);
 	});
 });
