@@ -16,6 +16,7 @@ const PERIODS: Record<string, [string, string]> = {
 	month: ['2026-09-01T00:00:00Z', '2026-11-19T23:59:59Z'],
 	year: ['2025-01-01T00:00:00Z', '2026-11-19T23:59:59Z'],
 };
+// The spec's form, whose cabinet ids are numbers.
 const CABINET = '100001';
 
 const GROUPINGS = ['ad', 'ad_object', 'cabinet', 'campaign'];
@@ -59,7 +60,7 @@ function params(
 }
 
 describe('row_key on every statistics row (Stats 1.2)', () => {
-	const sandbox = useSandbox({ now: NOW });
+	const sandbox = useSandbox({ platform: 'ext', now: NOW });
 	const run = async (parameters: INodeParameters, typeVersion = 1.2) => {
 		const { items, error } = await runNode({
 			type: 'adCabinetStats',
