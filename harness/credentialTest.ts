@@ -3,8 +3,6 @@ import { RoutingNode, ExecuteContext } from 'n8n-core';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 import { additionalDataFor, nodeTypes } from './run';
 
-const TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
-
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
@@ -12,9 +10,9 @@ export interface CredentialTestResult {
 
 /**
  * Runs a credential type's `test` request the way n8n's "Test credential" button does: through
- * RoutingNode with the decrypted data (renewing an expiring credential first, and storing what
- * that gave in `data`), then the test's `rules` against the answer's status. A failed renewal
- * shows its own message, as in n8n.
+ * RoutingNode with the decrypted data (renewing an expiring credential when its token is empty or
+ * the read answered 401, and storing what that gave in `data`), then the test's `rules` against
+ * the answer's status. A failed renewal shows its own message, as in n8n.
  */
 export async function testCredential(
 	type: string,
@@ -27,9 +25,7 @@ export async function testCredential(
 	const nodeType = {
 		description: {
 			displayName: 'Credential test',
-			// n8n runs the test as a copy of its No Operation node; its credentials helper recognises
-			// that node and renews an expiring credential on every Test.
-			name: TEST_NODE_TYPE,
+			name: 'credentialTest',
 			group: ['input'],
 			version: 1,
 			description: '',
@@ -51,7 +47,7 @@ export async function testCredential(
 	const node: INode = {
 		id: 'temp',
 		name: 'Temp-Node',
-		type: TEST_NODE_TYPE,
+		type: 'credentialTest',
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},

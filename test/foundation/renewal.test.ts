@@ -356,6 +356,7 @@ describe('the credential Test signs in if it needs to, then reads once, and name
 			message: 'Connection successful!',
 		});
 		expect(trail(sandbox().requests)).toEqual([
+			'GET /api/report/objects 401',
 			'GET /api/v2/access-token 200',
 			'GET /api/report/objects 200',
 		]);

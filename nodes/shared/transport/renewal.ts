@@ -33,8 +33,6 @@ export const REFRESH_PATH = '/api/v2/access-token';
 
 /** How long sign-in and refresh may take. */
 const RENEWAL_TIMEOUT_MS = 30_000;
-/** Requests that found the same expired token while a renewal ran, or just after, share it. */
-const SHARED_RENEWAL_MS = 2_000;
 
 const CREDENTIAL = 'the Ad Cabinet API credential';
 const NOT_PERFORMED =
@@ -358,42 +356,30 @@ async function obtain(
 	return await signIn(helper, credentials, baseUrl, owner);
 }
 
-const shared = new Map<string, { promise: Promise<IDataObject>; settledAt?: number }>();
-
-function forgetOld(now: number): void {
-	for (const [key, entry] of shared) {
-		if (entry.settledAt !== undefined && now - entry.settledAt > SHARED_RENEWAL_MS)
-			shared.delete(key);
-	}
-}
+/** Renewals under way, by whose session and the token that expired. */
+const shared = new Map<string, Promise<IDataObject>>();
 
 /**
  * The credential's preAuthentication: obtains an access token by refresh or sign-in. Requests
- * that run at once with the same expired token (the parallel statistics parts, several items)
- * share one renewal instead of signing in once each. With Access Token there is nothing to obtain.
+ * that meet the same expired token while its renewal is under way (the parallel statistics parts,
+ * several items) share that renewal instead of each signing in. With Access Token there is nothing
+ * to obtain.
  */
 export async function renewSession(
 	this: HttpHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	if (authMethodOf(credentials) === 'accessToken') return {};
-	const now = Date.now();
-	forgetOld(now);
 	const key = `${sessionOwner(credentials)}\u0000${text(credentials, SESSION.token)}`;
-	let entry = shared.get(key);
-	if (!entry) {
-		const created: { promise: Promise<IDataObject>; settledAt?: number } = {
-			promise: obtain(this, credentials),
-		};
-		// A failure is not shared with later requests: each later run tries once more, and only once.
-		created.promise.then(
-			() => (created.settledAt = Date.now()),
-			() => shared.delete(key),
-		);
-		shared.set(key, created);
-		entry = created;
+	let renewal = shared.get(key);
+	if (!renewal) {
+		renewal = obtain(this, credentials);
+		shared.set(key, renewal);
+		// Once settled it is forgotten: a later request renews again, and a failure is tried again.
+		const forget = () => shared.delete(key);
+		renewal.then(forget, forget);
 	}
-	return { ...(await entry.promise) };
+	return { ...(await renewal) };
 }
 
 /** Forgets shared renewals (tests). */
