@@ -115,7 +115,12 @@ export function paceLimitOf(credentials: ICredentialDataDecryptedObject): PaceLi
 	const windowSeconds = Number(credentials.rateLimitWindow ?? 60);
 	if (!Number.isFinite(requests) || requests < 1) return undefined;
 	if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) return undefined;
-	return { requests: Math.floor(requests), windowMs: windowSeconds * 1000 };
+	// A credential that renews its token: when a token has just expired, n8n's request helper renews
+	// it and sends the request again by itself, a request the pacer never sees (and the API may
+	// count the refused one too). One place of each window is kept free for that repeat.
+	const renews = credentials.authMethod === 'password' || credentials.authMethod === 'refreshToken';
+	const allowed = Math.floor(requests) - (renews && requests > 1 ? 1 : 0);
+	return { requests: allowed, windowMs: windowSeconds * 1000 };
 }
 
 /**

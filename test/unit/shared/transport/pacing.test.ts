@@ -79,6 +79,10 @@ describe('the credential decides the limit and the budget', () => {
 		expect(paceLimitOf({ rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(paceLimitOf({ rateLimitRequests: 0, rateLimitWindow: 60 })).toBeUndefined();
 		expect(paceLimitOf({})).toBeUndefined();
+		// A credential that renews its token keeps one place a window for n8n's own repeat after renewing.
+		expect(paceLimitOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 9, windowMs: 60_000 });
+		expect(paceLimitOf({ authMethod: 'refreshToken', rateLimitRequests: 1, rateLimitWindow: 60 })).toEqual({ requests: 1, windowMs: 60_000 });
+		expect(paceLimitOf({ authMethod: 'accessToken', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(pacingFor(node('7'), { rateLimitRequests: 0 }, 'https://client.adstat.pro/api/kktu')).toBeUndefined();
 	});
 
