@@ -1,0 +1,631 @@
+/**
+ * `npm run test:sync`: the rolling re-sync, proven on real stores. n8n 2.41.1 in queue mode (main,
+ * two workers, PostgreSQL 17, Redis), the sandbox API with its clock stopped at the start (today's
+ * figures stay as they are between runs), and:
+ *
+ *  A. examples/sync/stats-sync-to-postgres.json: Schedule → Ad Cabinet Stats 1.2 (Last 3 Days,
+ *     today included, by campaign) → Postgres node, Insert or Update on `row_key` into a table of the
+ *     stage's own database; at seconds 0 and 30 of every minute.
+ *  B. examples/sync/stats-sync-to-data-table.json: the same into an n8n data table, Upsert where
+ *     `row_key` matches; at seconds 15 and 45.
+ *  T. A Stats Trigger 1.1 (daily by campaign, backfill from 4 days back, Re-Check Last 2 Periods)
+ *     → No Operation; polled at second 25 of every minute (n8n polls at most once a minute).
+ *
+ * Runs and checks, for each store:
+ *  1. the first run: the table holds exactly the API's rows (one per row, the API's figures);
+ *  2. the second run: nothing changed, 0 duplicates;
+ *  3. the sandbox restates some campaign-days (POST /__sandbox/restatements does the same), then the
+ *     next run: exactly the rows whose figures the API changed were updated;
+ *  4. more restatements, then a run whose worker is killed (SIGKILL, as the lost-worker stage does)
+ *     while its store node writes; what the table holds then is printed;
+ *  5. the next run: the table equals the API's rows again.
+ * And the trigger emitted each row restated in its last 2 days once, marked, with the figures it
+ * had, and none of the others.
+ *
+ * Both stores take 0.1 s per row written (a PostgreSQL trigger that sleeps), as a store across a
+ * network does, so that the kill lands while the store node is writing.
+ *
+ * Flags: --keep (keep the temp folder with n8n's user folder, the databases and logs).
+ */
+import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+import { credentialsFor } from '../../harness/sandbox';
+import { numericRow } from '../../nodes/shared/stats/rows';
+import { Sandbox } from '../../sandbox';
+import { Checks } from '../lib/checks';
+import { repoPackageJson } from '../lib/installPackage';
+import { readLog } from '../lib/logs';
+import { startPostgres, type Postgres } from '../lib/postgres';
+import { freePort, tail } from '../lib/processes';
+import type { N8nRest } from '../lib/rest';
+import type { N8nServer, N8nSession, N8nWorker } from '../lib/session';
+import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
+import { CREDENTIAL_TYPE, itemsOf, SANDBOX_CREDENTIAL } from '../lib/workflows';
+import {
+	listExecutions,
+	readExecution,
+	UNFINISHED,
+	type ExecutionSummary,
+} from '../queue/executions';
+import { startRedis, type Redis } from '../queue/redis';
+import { firstPages, type Row } from '../queue/rows';
+import {
+	createDataTable,
+	createSyncTable,
+	figuresOf,
+	identityOf,
+	openStores,
+	type HeldRow,
+	type StoreName,
+	type Stores,
+} from './stores';
+import {
+	POSTGRES_CREDENTIAL,
+	recheckTriggerFlow,
+	syncFlow,
+	TRIGGER_NAMES,
+	type SyncFlow,
+} from './workflows';
+
+const flags = new Set(process.argv.slice(2));
+const DAY_MS = 86_400_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const STORE_LABEL: Record<StoreName, string> = {
+	postgres: 'PostgreSQL table (Insert or Update on row_key)',
+	dataTable: 'n8n data table (Upsert on row_key)',
+};
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The stage compares whole days: it does not start within 8 minutes of midnight (UTC, the workflows' timezone). */
+async function awayFromMidnight(): Promise<void> {
+	const left = DAY_MS - (Date.now() % DAY_MS);
+	if (left > 8 * 60_000) return;
+	console.log(
+		`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`,
+	);
+	await sleep(left + 5_000);
+}
+
+/** What one store showed in each step, for the closing lines. */
+interface Figures {
+	expected?: number;
+	held?: number;
+	duplicates?: number;
+	changedOnSecondRun?: number;
+	restatedInApi?: number;
+	updatedAfterRestatement?: number;
+	heldAfterLostRun?: number;
+	staleAfterLostRun?: number;
+	writtenBeforeKill?: number;
+	heldAfterNextRun?: number;
+	equalAfterNextRun?: number;
+}
+
+/** Rows as the API answers the sync workflows' query now: identity → figures. */
+function apiRows(sandbox: Sandbox, body: Row): Map<string, string> {
+	const rows = sandbox.data.statsRows(body) as IDataObject[];
+	return new Map(
+		rows.map((row) => {
+			const json = numericRow({ ...row });
+			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
+		}),
+	);
+}
+
+interface Comparison {
+	held: number;
+	duplicates: number;
+	missing: string[];
+	unexpected: string[];
+	different: string[];
+}
+
+function compare(api: Map<string, string>, held: HeldRow[]): Comparison {
+	const byIdentity = new Map<string, HeldRow[]>();
+	for (const row of held)
+		byIdentity.set(row.identity, [...(byIdentity.get(row.identity) ?? []), row]);
+	const keys = new Set(held.map((row) => row.rowKey));
+	const duplicates = Math.max(held.length - keys.size, held.length - byIdentity.size);
+	return {
+		held: held.length,
+		duplicates,
+		missing: [...api.keys()].filter((identity) => !byIdentity.has(identity)),
+		unexpected: [...byIdentity.keys()].filter((identity) => !api.has(identity)),
+		different: [...api]
+			.filter(([identity, figures]) => byIdentity.get(identity)?.some((r) => r.figures !== figures))
+			.map(([identity]) => identity),
+	};
+}
+
+function describe(c: Comparison, expected: number): string {
+	return `${c.held} rows held of ${expected} expected, ${c.duplicates} duplicates, ${c.missing.length} missing, ${c.unexpected.length} unexpected, ${c.different.length} with other figures${c.different.length ? ` (${c.different.slice(0, 4).join(', ')})` : ''}`;
+}
+
+/** Identities whose figures differ between two views (rows absent from one count too). */
+function changed(before: Map<string, string>, after: Map<string, string>): string[] {
+	const identities = new Set([...before.keys(), ...after.keys()]);
+	return [...identities].filter((identity) => before.get(identity) !== after.get(identity)).sort();
+}
+
+const heldMap = (held: HeldRow[]) => new Map(held.map((row) => [row.identity, row.figures]));
+
+class Runs {
+	constructor(
+		private readonly rest: N8nRest,
+		private readonly readyAt: number,
+	) {}
+
+	async list(workflowId: string): Promise<ExecutionSummary[]> {
+		return (await listExecutions(this.rest, workflowId))
+			.filter((e) => e.mode === 'trigger' && Date.parse(e.createdAt) >= this.readyAt)
+			.sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/** The first execution with an id above `afterId`, once it has ended (or with `started`, once it runs). */
+	async next(
+		workflowId: string,
+		afterId: number,
+		until: 'ended' | 'started',
+		timeoutMs = 90_000,
+	): Promise<ExecutionSummary> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const run = (await this.list(workflowId)).find((e) => Number(e.id) > afterId);
+			if (run && (until === 'started' || !UNFINISHED.has(run.status))) return run;
+			if (Date.now() > deadline)
+				throw new Error(
+					`no execution of ${workflowId} after ${afterId} ${until} within ${seconds(timeoutMs)}`,
+				);
+			await sleep(until === 'started' ? 100 : 500);
+		}
+	}
+
+	async lastId(workflowIds: string[]): Promise<number> {
+		let last = 0;
+		for (const id of workflowIds)
+			for (const e of await this.list(id)) last = Math.max(last, Number(e.id));
+		return last;
+	}
+
+	/** Waits until no execution of these workflows is running, so that what follows falls between runs. */
+	async quiet(workflowIds: string[]): Promise<void> {
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const running = [];
+			for (const id of workflowIds)
+				running.push(...(await this.list(id)).filter((e) => UNFINISHED.has(e.status)));
+			if (!running.length) return;
+			if (Date.now() > deadline)
+				throw new Error(
+					`executions ${running.map((e) => e.id).join(', ')} still running after 60 s`,
+				);
+			await sleep(200);
+		}
+	}
+}
+
+async function activate(rest: N8nRest, id: string): Promise<void> {
+	const workflow = await rest.request<{ versionId: string }>('GET', `/rest/workflows/${id}`);
+	await rest.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
+}
+
+/** Imports the sandbox credential and the PostgreSQL credential of the sync table. */
+async function importCredentials(
+	session: N8nSession,
+	work: string,
+	sandbox: Sandbox,
+	postgres: Postgres,
+): Promise<void> {
+	const file = join(work, 'sync-credentials.json');
+	writeFileSync(
+		file,
+		JSON.stringify([
+			{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
+			{
+				...POSTGRES_CREDENTIAL,
+				type: 'postgres',
+				data: {
+					host: '127.0.0.1',
+					port: postgres.port,
+					database: 'sync',
+					user: 'postgres',
+					password: '',
+					ssl: 'disable',
+					allowUnauthorizedCerts: false,
+					maxConnections: 10,
+				},
+			},
+		]),
+	);
+	const entries = await session.command(
+		'import-credentials',
+		['import:credentials', `--input=${file}`],
+		120_000,
+	);
+	assert.ok(
+		entries.some((e) => e.message.startsWith('Successfully imported 2 credentials')),
+		'import:credentials did not report 2 credentials',
+	);
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const checks = new Checks();
+	repoPackageJson();
+
+	console.log('\n▶ n8n, PostgreSQL 17, Redis and the sandbox');
+	await awayFromMidnight();
+	const setUp = setUpStage('sync', started);
+	if (!setUp) return 1;
+	const { runtime, work } = setUp;
+
+	let postgres: Postgres | undefined;
+	let redis: Redis | undefined;
+	let sandbox: Sandbox | undefined;
+	let stores: Stores | undefined;
+	let server: N8nServer | undefined;
+	const workers: N8nWorker[] = [];
+	/** Killed workers: their process groups (the task runner) are stopped at the end. */
+	const lostWorkers: N8nWorker[] = [];
+	const figures: Record<StoreName, Figures> = { postgres: {}, dataTable: {} };
+	let triggerLine = '';
+	try {
+		postgres = await startPostgres(join(work, 'postgres'));
+		redis = await startRedis(join(work, 'redis'));
+		// The clock stands still: today's figures do not grow between runs, only restatements change rows.
+		sandbox = await Sandbox.start({ platform: 'ext', now: new Date() });
+		const now = sandbox.clock.now().getTime();
+		const today = Math.floor(now / DAY_MS) * DAY_MS;
+		await createSyncTable(runtime, postgres.port);
+		console.log(
+			`  PostgreSQL ${postgres.version} (n8n's database and the sync table), Redis ${redis.version}, sandbox API ${sandbox.baseUrl} (clock stopped at ${new Date(now).toISOString()})`,
+		);
+		const session = await stageSession(setUp, {
+			...postgres.n8nEnv,
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+		});
+		const A = syncFlow('stats-sync-to-postgres.json', 'postgres', [0, 30]);
+		const B = syncFlow('stats-sync-to-data-table.json', 'dataTable', [15, 45]);
+		// n8n polls a trigger at most once a minute.
+		const T = recheckTriggerFlow(new Date(today - 4 * DAY_MS), [25]);
+		const flows = [A, B];
+		await importCredentials(session, work, sandbox, postgres);
+		await session.importExamples([A.example, B.example, T]);
+
+		console.log(
+			'\n▶ n8n start and 2 n8n workers (EXECUTIONS_MODE=queue); the data table; the workflows activated',
+		);
+		const startWorker = async () =>
+			await session.startWorker({ brokerPort: await freePort(), healthPort: await freePort() });
+		const starts = await Promise.all([session.startServer(), startWorker(), startWorker()]);
+		server = starts[0] as N8nServer;
+		workers.push(...(starts.slice(1) as N8nWorker[]));
+		const rest = server.rest;
+		await rest.signIn();
+		const dataTableId = await createDataTable(rest);
+		stores = await openStores(runtime, postgres.port, dataTableId);
+		const readyAt = Date.now();
+		for (const example of [A.example, B.example, T]) await activate(rest, example.id);
+		await sleep(1_000);
+		const refused = readLog(server.log.logFile).find(
+			(e) => e.level === 'error' && e.message.includes('activating the workflow'),
+		);
+		assert.ok(!refused, `n8n did not activate a workflow: ${refused?.message.split('\n')[0]}`);
+		const runs = new Runs(rest, readyAt);
+		const ids = flows.map((f) => f.example.id);
+		console.log(
+			`  A at seconds ${A.seconds.join(', ')}, B at ${B.seconds.join(', ')} of every minute, the trigger at second 25; data table ${dataTableId}`,
+		);
+
+		const body = (): Row => {
+			const pages = firstPages(sandbox!.requests, 'day').filter((p) =>
+				String(p.body.period_to).endsWith('T23:59:59+00:00'),
+			);
+			assert.ok(pages.length, 'no Last 3 Days request reached the sandbox');
+			return pages[pages.length - 1].body;
+		};
+		const storeOf = (flow: SyncFlow) => flow.store;
+
+		// 1. The first run.
+		console.log('\n▶ Run 1: the tables are empty');
+		const run1 = await Promise.all(flows.map((f) => runs.next(f.example.id, 0, 'ended')));
+		const window = body();
+		await checks.check(
+			`the Stats node asked for Last 3 Days with today: ${String(window.period_from)} – ${String(window.period_to)}`,
+			() => {
+				assert.equal(window.period_from, `${dayOf(today - 2 * DAY_MS)}T00:00:00+00:00`);
+				assert.equal(window.period_to, `${dayOf(today)}T23:59:59+00:00`);
+			},
+		);
+		let api = apiRows(sandbox, window);
+		for (const [i, flow] of flows.entries()) {
+			const c = compare(api, await stores.read(storeOf(flow)));
+			Object.assign(figures[flow.store], {
+				expected: api.size,
+				held: c.held,
+				duplicates: c.duplicates,
+			});
+			console.log(
+				`  ${STORE_LABEL[flow.store]}: execution ${run1[i].id} ${run1[i].status}; ${describe(c, api.size)}`,
+			);
+			await checks.check(
+				`${STORE_LABEL[flow.store]}, first run: the table equals the API's rows`,
+				() => {
+					assert.equal(run1[i].status, 'success');
+					assert.ok(api.size > 10, `${api.size} rows`);
+					assert.deepEqual(
+						[c.held, c.duplicates, c.missing, c.unexpected, c.different],
+						[api.size, 0, [], [], []],
+					);
+				},
+			);
+		}
+
+		// 2. The same rows again.
+		console.log('\n▶ Run 2: nothing changed in the API');
+		const before2 = await Promise.all(flows.map(async (f) => heldMap(await stores!.read(f.store))));
+		const run2 = await Promise.all(
+			flows.map((f, i) => runs.next(f.example.id, Number(run1[i].id), 'ended')),
+		);
+		for (const [i, flow] of flows.entries()) {
+			const held = await stores.read(flow.store);
+			const c = compare(api, held);
+			const moved = changed(before2[i], heldMap(held));
+			Object.assign(figures[flow.store], {
+				changedOnSecondRun: moved.length,
+				duplicates: c.duplicates,
+			});
+			console.log(
+				`  ${STORE_LABEL[flow.store]}: execution ${run2[i].id} ${run2[i].status}; ${describe(c, api.size)}; ${moved.length} rows changed`,
+			);
+			await checks.check(`${STORE_LABEL[flow.store]}, second run: unchanged, 0 duplicates`, () => {
+				assert.equal(run2[i].status, 'success');
+				assert.deepEqual([moved, c.held, c.duplicates], [[], api.size, 0]);
+			});
+		}
+
+		// Rows of the window by day, to choose what to restate.
+		const campaignsOn = (day: number) =>
+			[...api.keys()]
+				.filter((identity) => identity.startsWith(dayOf(day)))
+				.map((identity) => Number(identity.split('/')[1]));
+		const restated: Array<{ day: string; campaign: number; at: number }> = [];
+		const restate = (targets: Array<[number, number]>) => {
+			for (const [day, campaign] of targets) {
+				sandbox!.data.forceRestatement({ day: dayOf(day), campaign_id: campaign });
+				restated.push({ day: dayOf(day), campaign, at: Date.now() });
+			}
+		};
+		const [y1, y2] = campaignsOn(today - DAY_MS);
+		const [b1, b2] = campaignsOn(today - 2 * DAY_MS);
+		const [t1, t2] = campaignsOn(today);
+		const outside = sandbox.data.campaigns[0].id;
+		assert.ok(y1 && y2 && b1 && b2 && t1 && t2, 'the window lacks the campaigns to restate');
+
+		// 3. Restatements, then a run.
+		console.log('\n▶ Restatements, then run 3');
+		// The trigger's first poll emits the days it starts from; restatements come after it.
+		const backfill = await new Runs(rest, readyAt).next(T.id, 0, 'ended', 75_000);
+		console.log(`  the trigger's first poll: execution ${backfill.id} ${backfill.status}`);
+		await runs.quiet(ids);
+		let last = await runs.lastId(ids);
+		const before3 = await Promise.all(flows.map(async (f) => heldMap(await stores!.read(f.store))));
+		restate([
+			[today - DAY_MS, y1],
+			[today - 2 * DAY_MS, b1],
+			[today, t1],
+			// Outside the window: no row of the tables changes.
+			[today - 3 * DAY_MS, outside],
+		]);
+		const api3 = apiRows(sandbox, window);
+		const inApi = changed(api, api3);
+		api = api3;
+		console.log(
+			`  restated: ${restated.map((r) => `${r.day} campaign ${r.campaign}`).join(', ')}; ${inApi.length} rows of the window changed in the API (${inApi.join(', ')})`,
+		);
+		const run3 = await Promise.all(flows.map((f) => runs.next(f.example.id, last, 'ended')));
+		for (const [i, flow] of flows.entries()) {
+			const held = await stores.read(flow.store);
+			const updated = changed(before3[i], heldMap(held));
+			const c = compare(api, held);
+			Object.assign(figures[flow.store], {
+				restatedInApi: inApi.length,
+				updatedAfterRestatement: updated.length,
+			});
+			console.log(
+				`  ${STORE_LABEL[flow.store]}: execution ${run3[i].id} ${run3[i].status}; ${updated.length} rows updated (${updated.join(', ')}); ${describe(c, api.size)}`,
+			);
+			await checks.check(
+				`${STORE_LABEL[flow.store]}, after the restatements: exactly the rows the API changed were updated`,
+				() => {
+					assert.equal(run3[i].status, 'success');
+					assert.equal(inApi.length, 3);
+					assert.deepEqual(updated, inApi);
+					assert.deepEqual([c.held, c.duplicates, c.different], [api.size, 0, []]);
+				},
+			);
+		}
+
+		// 4. More restatements, then a run whose worker dies while it writes.
+		console.log(
+			'\n▶ More restatements; run 4 of each workflow loses its worker while the store node writes',
+		);
+		await runs.quiet(ids);
+		last = await runs.lastId(ids);
+		restate([
+			[today - DAY_MS, y2],
+			[today - 2 * DAY_MS, b2],
+			[today, t2],
+		]);
+		const staleBefore = api;
+		api = apiRows(sandbox, window);
+		const restated4 = changed(staleBefore, api);
+		console.log(
+			`  ${restated4.length} rows of the window changed in the API (${restated4.join(', ')})`,
+		);
+		const replacements: Array<Promise<N8nWorker>> = [];
+		// Each workflow's run 4 is watched on its own: whichever starts first is killed first.
+		const loseRun = async (flow: SyncFlow): Promise<ExecutionSummary> => {
+			const run = await runs.next(flow.example.id, last, 'started', 60_000);
+			const startedAt = Date.now();
+			const startedLine = new RegExp(`^Worker started execution ${run.id} \\(job [^)]+\\)$`);
+			// A third of the rows written (data table), or the statement running for a second (PostgreSQL).
+			const enough = flow.store === 'dataTable' ? Math.ceil(api.size / 3) : 1;
+			const deadline = Date.now() + 30_000;
+			let writing = 0;
+			let since = 0;
+			for (;;) {
+				writing = await stores!.writing(flow.store, startedAt - 1_000);
+				if (writing >= enough) {
+					since ||= Date.now();
+					if (flow.store === 'dataTable' || Date.now() - since >= 1_000) break;
+				}
+				assert.ok(
+					Date.now() < deadline,
+					`${flow.store}: the store node of execution ${run.id} did not write within 30 s`,
+				);
+				await sleep(100);
+			}
+			const victim = workers.findIndex((w) =>
+				readLog(w.log.logFile).some((e) => startedLine.test(e.message)),
+			);
+			assert.ok(victim >= 0, `no live worker logged starting execution ${run.id}`);
+			const pid = workers[victim].spawned.child.pid ?? assert.fail('no pid');
+			process.kill(pid, 'SIGKILL');
+			lostWorkers.push(...workers.splice(victim, 1));
+			replacements.push(startWorker());
+			if (flow.store === 'dataTable') figures[flow.store].writtenBeforeKill = writing;
+			console.log(
+				`  ${STORE_LABEL[flow.store]}: execution ${run.id}'s worker (pid ${pid}) killed ${seconds(Date.now() - startedAt)} after the run started, ${flow.store === 'dataTable' ? `${writing} of ${api.size} rows written by then` : 'its INSERT … ON CONFLICT statement running for a second'}; a new worker starts`,
+			);
+			return run;
+		};
+		const killed = await Promise.all(flows.map(loseRun));
+		await sleep(3_000);
+		for (const flow of flows) {
+			const held = await stores.read(flow.store);
+			const c = compare(api, held);
+			const stale = c.different.length;
+			Object.assign(figures[flow.store], { heldAfterLostRun: c.held, staleAfterLostRun: stale });
+			console.log(`  ${STORE_LABEL[flow.store]} after the lost run: ${describe(c, api.size)}`);
+		}
+		workers.push(...(await Promise.all(replacements)));
+
+		// 5. The next run makes good what the lost one did not write.
+		console.log('\n▶ Run 5: the next scheduled run');
+		const run5 = await Promise.all(
+			flows.map(async (f, i) => {
+				let after = Number(killed[i].id);
+				for (;;) {
+					const run = await runs.next(f.example.id, after, 'ended', 120_000);
+					if (run.status === 'success') return run;
+					console.log(`  ${STORE_LABEL[f.store]}: execution ${run.id} ${run.status}`);
+					after = Number(run.id);
+				}
+			}),
+		);
+		for (const [i, flow] of flows.entries()) {
+			const c = compare(api, await stores.read(flow.store));
+			const lost = (await runs.list(flow.example.id)).find((e) => e.id === killed[i].id);
+			Object.assign(figures[flow.store], {
+				heldAfterNextRun: c.held,
+				equalAfterNextRun: api.size - c.different.length - c.missing.length,
+			});
+			console.log(
+				`  ${STORE_LABEL[flow.store]}: execution ${run5[i].id} ${run5[i].status} (the lost execution ${killed[i].id}: ${lost?.status ?? 'not listed'}); ${describe(c, api.size)}`,
+			);
+			await checks.check(
+				`${STORE_LABEL[flow.store]}, the run after the lost one: the table equals the API's rows again`,
+				() => {
+					assert.deepEqual(
+						[c.held, c.duplicates, c.missing, c.unexpected, c.different],
+						[api.size, 0, [], [], []],
+					);
+				},
+			);
+		}
+
+		// The trigger: each restated row of its last 2 days once, marked.
+		console.log('\n▶ The trigger with Re-Check Last 2 Periods');
+		const lastRestatement = Math.max(...restated.map((r) => r.at));
+		const tracked = new Set([dayOf(today - DAY_MS), dayOf(today - 2 * DAY_MS)]);
+		const expected = restated
+			.filter((r) => tracked.has(r.day))
+			.map((r) => `${r.day}|d|EUR|c${r.campaign}`)
+			.sort();
+		const deadline = Date.now() + 70_000;
+		let emitted: IDataObject[] = [];
+		for (;;) {
+			const executions = (await listExecutions(rest, T.id)).filter(
+				(e) => !UNFINISHED.has(e.status),
+			);
+			const polledAfter = executions.some((e) => Date.parse(e.createdAt) > lastRestatement);
+			emitted = [];
+			for (const e of executions.sort((a, b) => Number(a.id) - Number(b.id))) {
+				const record = await readExecution(runtime, rest, e.id);
+				emitted.push(
+					...(itemsOf(record.run, TRIGGER_NAMES.received) ?? []).map(
+						(item) => item.json as IDataObject,
+					),
+				);
+			}
+			const marked = emitted.filter((row) => row.restated === true);
+			if ((polledAfter && marked.length >= expected.length) || Date.now() > deadline) break;
+			await sleep(2_000);
+		}
+		const marked = emitted.filter((row) => row.restated === true);
+		const firstEmitted = new Map(
+			emitted.filter((row) => row.restated === false).map((row) => [String(row.row_key), row]),
+		);
+		triggerLine = `${emitted.length - marked.length} rows emitted as they settled, ${marked.length} restated (${expected.length} restatements in its last 2 days, ${restated.length - expected.length} outside them)`;
+		console.log(`  ${triggerLine}: ${marked.map((row) => String(row.row_key)).join(', ')}`);
+		await checks.check(
+			'the trigger emitted each restated row of its last 2 days once, marked restated with the figures it had, and no other',
+			() => {
+				assert.deepEqual(marked.map((row) => String(row.row_key)).sort(), expected);
+				for (const row of marked) {
+					const first = firstEmitted.get(String(row.row_key));
+					assert.ok(first, `${String(row.row_key)} was not emitted before`);
+					const previous = row.previous as IDataObject;
+					assert.equal(previous.views, first.views);
+					assert.notEqual(row.views, first.views);
+				}
+			},
+		);
+	} catch (error) {
+		checks.fail('sync stage', (error as Error).stack ?? String(error));
+		for (const p of [server, ...workers]) {
+			if (p) console.log(`--- ${p.log.logFile}\n${tail(p.log.logFile, 20)}`);
+		}
+	} finally {
+		await Promise.all([server?.stop(), ...[...workers, ...lostWorkers].map((w) => w.stop())]);
+		await stores?.end().catch(() => undefined);
+		await redis?.stop();
+		await postgres?.stop();
+		await sandbox?.stop();
+	}
+	console.log('');
+	for (const store of ['postgres', 'dataTable'] as const) {
+		const f = figures[store];
+		console.log(
+			`${STORE_LABEL[store]}: rows expected ${f.expected ?? '?'}, held ${f.held ?? '?'}; duplicates ${f.duplicates ?? '?'}; changed by a second run ${f.changedOnSecondRun ?? '?'}; rows restated in the API ${f.restatedInApi ?? '?'}, updated ${f.updatedAfterRestatement ?? '?'}; after a lost run ${f.heldAfterLostRun ?? '?'} held, ${f.staleAfterLostRun ?? '?'} stale${f.writtenBeforeKill !== undefined ? ` (${f.writtenBeforeKill} rows written before the kill)` : ''}; after the next run ${f.equalAfterNextRun ?? '?'} of ${f.expected ?? '?'} equal to the API.`,
+		);
+	}
+	if (triggerLine) console.log(`Stats Trigger, Re-Check Last 2 Periods: ${triggerLine}.`);
+	return finishStage({
+		stage: 'sync',
+		started,
+		checks,
+		ranIn: `n8n ${runtime.version} queue mode (PostgreSQL ${postgres?.version ?? '17'}, 2 workers, one killed in each workflow's 4th run)`,
+		work,
+		holds: "n8n's user folder, PostgreSQL and Redis folders and logs",
+		keep: flags.has('--keep'),
+	});
+}
+
+runStage(main);
