@@ -128,7 +128,11 @@ async function afterAnExpiry<T>(
 	sandbox.sessions.expire({ access: true });
 	const from = sandbox.requests.length;
 	const result = await act();
-	const trail = api(sandbox.requests.slice(from)).map(line);
+	// The published workflows keep running meanwhile: their statistics pages are left out of the
+	// trail, which holds the act's own requests and the renewals.
+	const trail = api(sandbox.requests.slice(from))
+		.filter((r) => r.path !== '/api/v1/stats/page')
+		.map(line);
 	console.log(`      ${what}: ${trail.join(' → ')}`);
 	return { result, trail };
 }
@@ -136,10 +140,12 @@ async function afterAnExpiry<T>(
 /** A trail that renewed once: a refresh, or a refused refresh and a sign-in. */
 function renewedOnce(trail: string[]): boolean {
 	const auth = trail.filter((l) => l.includes(SIGN_IN) || l.includes(REFRESH));
-	return (
-		isDeepStrictEqual(auth, [`GET ${REFRESH} 200`]) ||
-		isDeepStrictEqual(auth, [`GET ${REFRESH} 401`, `POST ${SIGN_IN} 200`])
-	);
+	// A workflow running at the same moment may have met the expired token too and renewed it
+	// first; then the act renews once more, or uses that renewal.
+	const once = (lines: string[]) =>
+		isDeepStrictEqual(lines, [`GET ${REFRESH} 200`]) ||
+		isDeepStrictEqual(lines, [`GET ${REFRESH} 401`, `POST ${SIGN_IN} 200`]);
+	return once(auth) || (auth.length === 2 && auth.every((l) => l === `GET ${REFRESH} 200`));
 }
 
 async function main(): Promise<number> {
