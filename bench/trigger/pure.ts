@@ -38,7 +38,8 @@ export interface PureAnswer {
 	settledRows: number;
 	/** (hour, group) pairs emitted more than once in "completed" mode, restatements aside; must be 0. */
 	repeated: number;
-	/** Restatements made within the re-checked hours, and rows emitted marked as restated. */
+	/** Restatements made, those within the re-checked hours, and rows emitted marked as restated. */
+	restatementsMade: number;
 	restatedExpected: number;
 	restatedEmitted: number;
 	/** Restated rows emitted whose previous figures were not the ones last emitted for them. */
@@ -99,6 +100,7 @@ export async function purePolls(args: PureArgs): Promise<PureAnswer> {
 		return rows;
 	};
 	const lastEmitted = new Map<string, IDataObject>();
+	let restatementsMade = 0;
 	let restatedExpected = 0;
 	let restatedEmitted = 0;
 	let wrongPrevious = 0;
@@ -111,10 +113,12 @@ export async function purePolls(args: PureArgs): Promise<PureAnswer> {
 		// From the 50th poll on, a few hours have been emitted since the start.
 		if (args.restateEvery && poll >= 50 && poll % args.restateEvery === 0) {
 			// One row of the last, the one before or the third settled hour (that one is not re-checked with 2).
-			const hour = Math.floor(state.wm / HOUR) * HOUR - (1 + (poll % 3)) * HOUR;
-			const index = poll % template.length;
+			const turn = Math.floor(poll / args.restateEvery);
+			const hour = Math.floor(state.wm / HOUR) * HOUR - (1 + (turn % 3)) * HOUR;
+			const index = turn % template.length;
 			restatements.set(`${hour}|${index}`, (restatements.get(`${hour}|${index}`) ?? 0) + 1);
 			cache.delete(`${hour}|${HOUR}`);
+			restatementsMade++;
 			if (hour >= state.wm - (args.recheck ?? 0) * HOUR) restatedExpected++;
 		}
 		const rows: IDataObject[] = [];
@@ -165,6 +169,7 @@ export async function purePolls(args: PureArgs): Promise<PureAnswer> {
 		emitted,
 		settledRows: settledHours * template.length,
 		repeated: [...seen.values()].filter((n) => n > 1).length,
+		restatementsMade,
 		restatedExpected,
 		restatedEmitted,
 		wrongPrevious,

@@ -401,11 +401,15 @@ async function main(): Promise<number> {
 				restated.push({ day: dayOf(day), campaign, at: Date.now() });
 			}
 		};
-		const [y1, y2] = campaignsOn(today - DAY_MS);
-		const [b1, b2] = campaignsOn(today - 2 * DAY_MS);
-		const [t1, t2] = campaignsOn(today);
+		// The first and the second campaign with a row on each day of the window (today may have none
+		// yet, shortly after midnight).
+		const targets = (nth: number): Array<[number, number]> =>
+			[today - DAY_MS, today - 2 * DAY_MS, today]
+				.map((day): [number, number] => [day, campaignsOn(day)[nth]])
+				.filter(([, campaign]) => campaign !== undefined);
+		const [first, second] = [targets(0), targets(1)];
+		assert.ok(first.length >= 2 && second.length >= 2, 'the window lacks the campaigns to restate');
 		const outside = sandbox.data.campaigns[0].id;
-		assert.ok(y1 && y2 && b1 && b2 && t1 && t2, 'the window lacks the campaigns to restate');
 
 		// 3. Restatements, then a run.
 		console.log('\n▶ Restatements, then run 3');
@@ -415,13 +419,8 @@ async function main(): Promise<number> {
 		await runs.quiet(ids);
 		let last = await runs.lastId(ids);
 		const before3 = await Promise.all(flows.map(async (f) => heldMap(await stores!.read(f.store))));
-		restate([
-			[today - DAY_MS, y1],
-			[today - 2 * DAY_MS, b1],
-			[today, t1],
-			// Outside the window: no row of the tables changes.
-			[today - 3 * DAY_MS, outside],
-		]);
+		// One more outside the window: no row of the tables changes.
+		restate([...first, [today - 3 * DAY_MS, outside]]);
 		const api3 = apiRows(sandbox, window);
 		const inApi = changed(api, api3);
 		api = api3;
@@ -444,7 +443,7 @@ async function main(): Promise<number> {
 				`${STORE_LABEL[flow.store]}, after the restatements: exactly the rows the API changed were updated`,
 				() => {
 					assert.equal(run3[i].status, 'success');
-					assert.equal(inApi.length, 3);
+					assert.equal(inApi.length, first.length);
 					assert.deepEqual(updated, inApi);
 					assert.deepEqual([c.held, c.duplicates, c.different], [api.size, 0, []]);
 				},
@@ -457,11 +456,7 @@ async function main(): Promise<number> {
 		);
 		await runs.quiet(ids);
 		last = await runs.lastId(ids);
-		restate([
-			[today - DAY_MS, y2],
-			[today - 2 * DAY_MS, b2],
-			[today, t2],
-		]);
+		restate(second);
 		const staleBefore = api;
 		api = apiRows(sandbox, window);
 		const restated4 = changed(staleBefore, api);
