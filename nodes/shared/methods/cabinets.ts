@@ -1,19 +1,17 @@
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
-	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INodeListSearchResult,
-	type INodePropertyOptions,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../constants';
+import { CREDENTIAL_TYPE } from '../constants';
 import { platformNames, type PlatformNames } from '../platform';
 import { apiRequest } from '../transport/request';
 
 /**
- * Pickers fed by the real service's own lists (its docs, "Accounts" and "Campaigns"): the cabinet
- * names and the campaigns. The interface spec hides both, so with the credential in the Generic
- * form the list says it cannot list them and points at By ID.
+ * The Cabinet ID picker, fed by the real service's cabinet names (its docs, "Accounts"). The
+ * interface spec hides the list, so with the credential in the Generic form it says it cannot list
+ * cabinets and points at By ID.
  */
 async function telegramOnly(
 	ctx: ILoadOptionsFunctions,
@@ -65,52 +63,5 @@ export async function searchCabinets(
 				name: `${String(cabinet.name)} (${String(cabinet.account_uid)})`,
 				value: String(cabinet.account_uid),
 			})),
-	};
-}
-
-/** The Stats cabinet filter's multi-select. */
-export async function getCabinets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return (await cabinetNames(this)).map((cabinet) => ({
-		name: `${String(cabinet.name)} (${String(cabinet.account_uid)})`,
-		value: String(cabinet.account_uid),
-		...(typeof cabinet.balance === 'number' ? { description: `Available balance ${cabinet.balance}` } : {}),
-	}));
-}
-
-/**
- * From List of Campaign ID: the campaigns, searchable by name (the API filters) or ID, limited to
- * the cabinet chosen in the same node when it has one, a page of 500 at a time.
- */
-export async function searchCampaigns(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const { credentials, paths } = await telegramOnly(this, 'campaign');
-	const offset = Number(paginationToken ?? 0) || 0;
-	const raw = this.getCurrentNodeParameter('accountId', { extractValue: true }) as unknown;
-	const cabinet = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
-	const needle = (filter ?? '').trim();
-	const qs: IDataObject = { offset, limit: MAX_PAGE_SIZE };
-	if (needle && !/^\d+$/.test(needle)) qs.campaign_name = needle;
-	const body = (await apiRequest.call(this, {
-		api: 'base',
-		method: 'GET',
-		path: paths.campaignList,
-		qs,
-		credentials,
-	})) as { items?: IDataObject[]; count?: number } | undefined;
-	const items = Array.isArray(body?.items) ? body.items : [];
-	const results = items
-		.filter((campaign) => !cabinet || String(campaign.account_id) === cabinet)
-		.filter((campaign) => !/^\d+$/.test(needle) || String(campaign.id) === needle)
-		.map((campaign) => ({
-			name: `${String(campaign.name)} (#${String(campaign.id)}, ${String(campaign.account_name ?? campaign.account_id ?? '')})`,
-			value: String(campaign.id),
-		}));
-	const next = offset + items.length;
-	return {
-		results,
-		paginationToken: items.length === MAX_PAGE_SIZE && (body?.count === undefined || next < body.count) ? String(next) : undefined,
 	};
 }
