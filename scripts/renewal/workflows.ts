@@ -22,12 +22,20 @@ function renamed(example: Example, file: string, name: string): Example {
  * no more often than once a minute.
  */
 export function pollingTrigger(startDate: Date): Example {
-	return renamed(triggerWorkflow(startDate), 'renewal-stats-trigger.json', 'Renewal: new 5-minute stats rows');
+	return renamed(
+		triggerWorkflow(startDate),
+		'renewal-stats-trigger.json',
+		'Renewal: new 5-minute stats rows',
+	);
 }
 
 /** Schedule Trigger every 17 s → Stats (yesterday by hour and campaign) → CSV. */
 export function scheduledStats(): Example {
-	return renamed(scheduledWorkflow(), 'renewal-scheduled-stats.json', 'Renewal: stats to CSV every 17 s');
+	return renamed(
+		scheduledWorkflow(),
+		'renewal-scheduled-stats.json',
+		'Renewal: stats to CSV every 17 s',
+	);
 }
 
 /** 1,000 distinct phone numbers of one country, as Audiences Create needs at least that many. */
@@ -68,5 +76,9 @@ export function manualAudience(accountId: string): Example {
 		pinData: {},
 	};
 	workflow.nodes.forEach((node, i) => Object.assign(node, { position: [i * 220, 0] }));
-	return { file: 'renewal-manual-audience.json', id: exampleId('renewal/manual-audience'), workflow };
+	return {
+		file: 'renewal-manual-audience.json',
+		id: exampleId('renewal/manual-audience'),
+		workflow,
+	};
 }
