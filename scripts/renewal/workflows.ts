@@ -22,7 +22,11 @@ function renamed(example: Example, file: string, name: string): Example {
  * no more often than once a minute.
  */
 export function pollingTrigger(startDate: Date): Example {
-	return renamed(triggerWorkflow(startDate), 'renewal-stats-trigger.json', 'Renewal: new 5-minute stats rows');
+	return renamed(
+		triggerWorkflow(startDate),
+		'renewal-stats-trigger.json',
+		'Renewal: new 5-minute stats rows',
+	);
 }
 
 /** Schedule Trigger every 17 s → Stats (yesterday by hour and campaign) → CSV. */
@@ -75,5 +79,9 @@ export function manualAudience(accountId: string): Example {
 		pinData: {},
 	};
 	workflow.nodes.forEach((node, i) => Object.assign(node, { position: [i * 220, 0] }));
-	return { file: 'renewal-manual-audience.json', id: exampleId('renewal/manual-audience'), workflow };
+	return {
+		file: 'renewal-manual-audience.json',
+		id: exampleId('renewal/manual-audience'),
+		workflow,
+	};
 }
