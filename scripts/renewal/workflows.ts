@@ -1,6 +1,6 @@
 /**
  * The workflows of the renewal stage: the queue stage's trigger (polled every minute) and
- * scheduled Stats → CSV (every 17 s, in pages of 20 rows), and a manual run of a multipart write (Audiences Create).
+ * scheduled Stats → CSV (every 17 s), and a manual run of a multipart write (Audiences Create).
  */
 import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../lib/workflows';
 import { NAMES, scheduledWorkflow, triggerWorkflow } from '../queue/workflows';
@@ -31,14 +31,7 @@ export function pollingTrigger(startDate: Date): Example {
 
 /** Schedule Trigger every 17 s → Stats (yesterday by hour and campaign) → CSV. */
 export function scheduledStats(): Example {
-	const example = renamed(scheduledWorkflow(), 'renewal-scheduled-stats.json', 'Renewal: stats to CSV every 17 s');
-	// Pages of 20 rows: each run's Return All is a dozen requests, paced under the API's limit.
-	const nodes = example.workflow.nodes.map((node) =>
-		node.type === 'n8n-nodes-ad-cabinet.adCabinetStats'
-			? { ...node, parameters: { ...node.parameters, options: { pageSize: 20 } } }
-			: node,
-	);
-	return { ...example, workflow: { ...example.workflow, nodes } };
+	return renamed(scheduledWorkflow(), 'renewal-scheduled-stats.json', 'Renewal: stats to CSV every 17 s');
 }
 
 /** 1,000 distinct phone numbers of one country, as Audiences Create needs at least that many. */
