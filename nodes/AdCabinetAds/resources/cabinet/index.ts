@@ -86,7 +86,7 @@ export const cabinetDescription: INodeProperties[] = [
 	},
 ];
 
-/** GET /api/accounts/telegram/ with filters, by offset until count. */
+/** The detailed cabinet list of the naming map, with filters, by offset until count. */
 export async function executeCabinetGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
@@ -103,7 +103,7 @@ export async function executeCabinetGetAll(this: IExecuteFunctions): Promise<INo
 	];
 }
 
-/** GET /api/accounts/telegram/{account_uid}. */
+/** One cabinet, by the naming map's path. */
 export async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
