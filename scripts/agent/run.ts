@@ -244,11 +244,11 @@ function checksOf(
 			},
 		],
 		[
-			'a 401: the message says to update the Access Token in the Ad Cabinet API credential',
+			'a 401: the message says what to change in the Ad Cabinet API credential for each sign-in method',
 			() => {
 				assert.equal(
 					errorOf(seen.unauthorized.results),
-					'The Ad Cabinet API refused the access token (401: Could not validate credentials). Open the Ad Cabinet API credential and update the Access Token, then run again.',
+					'The Ad Cabinet API refused the access token (401: Could not validate credentials). Open the Ad Cabinet API credential: with Sign-in Method Access Token, paste a new token (or switch to Username and Password, which renews the token by itself); with the other methods n8n already renewed the token once, so check that Base URL and Client API URL are addresses of the same service. Then run again.',
 				);
 			},
 		],
