@@ -18,7 +18,9 @@ export const SELECTORS = {
 	canvasNode: '[data-test-id="canvas-node"]',
 	ndv: '[data-test-id="ndv"]',
 	credentialSelect: '[data-test-id="node-credentials-select"]',
-	parameterInput: (name: string) => `[data-test-id="parameter-input-${name}"]`,
+	// A resource locator (the Cabinet ID picker) is drawn under its own test id.
+	parameterInput: (name: string) =>
+		`[data-test-id="parameter-input-${name}"], [data-test-id="resource-locator-${name}"]`,
 	toast: '.el-notification',
 };
 

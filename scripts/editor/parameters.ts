@@ -26,6 +26,7 @@ export interface ServedNodeDescription {
 
 /** Property types the panel renders as one input with `data-test-id="parameter-input-<name>"`. */
 const SINGLE_INPUT_TYPES = new Set([
+	'resourceLocator',
 	'options',
 	'multiOptions',
 	'string',
