@@ -25,3 +25,6 @@ export const PATHS = {
 
 /** spec 8: maximum `limit` of the statistics and ad list endpoints. */
 export const MAX_PAGE_SIZE = 500;
+
+/** Pages a list may take beyond what the API's own count needs, before paging is stopped as endless. */
+export const PAGE_BOUND_SLACK = 5;

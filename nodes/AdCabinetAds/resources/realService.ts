@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../shared/constants';
+import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PAGE_BOUND_SLACK } from '../../shared/constants';
 import { apiError } from '../../shared/transport/errors';
 import { apiRequest, connectionOptions } from '../../shared/transport/request';
 import { invalidInput } from '../../shared/validation';
@@ -27,9 +27,6 @@ export async function realServiceCredentials(
 	}
 	return { credentials, paths: names.accounts };
 }
-
-/** Pages the API may take beyond what its count needs, before paging is stopped as endless. */
-const PAGE_BOUND_SLACK = 5;
 
 /**
  * A list the API pages by `offset` and `limit` and answers as `{items, count}`: read until `count`

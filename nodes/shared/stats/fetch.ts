@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PATHS } from '../constants';
+import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PAGE_BOUND_SLACK, PATHS } from '../constants';
 import { apiError } from '../transport/errors';
 import { NEWEST_FIRST } from '../vocabulary';
 import { RequestGate } from '../transport/gate';
@@ -28,9 +28,6 @@ export interface StatsPage {
 export const DEFAULT_PARALLEL_REQUESTS = 8;
 /** A bound for the option: more connections at once than this only burden the API. */
 export const MAX_PARALLEL_REQUESTS = 32;
-
-/** Pages a cursor may take beyond what its count of rows needs, before paging is stopped as endless. */
-const PAGE_BOUND_SLACK = 5;
 
 /** Periods fetched at once per request allowed in flight: a little more than one each evens out uneven periods. */
 const PERIODS_PER_REQUEST = 2;
