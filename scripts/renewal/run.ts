@@ -303,6 +303,11 @@ async function main(): Promise<number> {
 			shown = state;
 			await sleep(250);
 		}
+		// The loop ends on the 401 that completes the count; that request's renewal and repeat are
+		// still under way. The next step ends every token again, so it waits for them first.
+		const settleBy = Date.now() + 30_000;
+		while (unrepeated401s(sb.requests).length > 0 && Date.now() < settleBy) await sleep(100);
+		await sleep(1_000);
 		const during = authCounts(sb);
 		const renewedDuring = renewals(sb);
 		console.log(`  ran ${seconds(Date.now() - runningFrom)}`);
