@@ -64,7 +64,7 @@ async function createNodeWorkflows(
 	packageName: string,
 	checks: Checks,
 ): Promise<NodeUnderTest[]> {
-	const served = await server.rest.request<ServedNodeDescription[]>('GET', '/types/nodes.json');
+	const served = await server.rest.typeFile<ServedNodeDescription[]>('/types/nodes.json');
 	const byType = new Map(served.map((d) => [d.name, d]));
 	const { nodes, unreadable } = ownNodes(repoPackageJson());
 	const order = Object.keys(EXPECTED_NODES);

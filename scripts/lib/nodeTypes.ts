@@ -109,8 +109,8 @@ export async function checkNodeTypes(
 	await checks.check(`every node file in package.json n8n.nodes is built`, () => {
 		assert.deepEqual(unreadable, []);
 	});
-	const served = await rest.request<ServedNodeType[]>('GET', '/types/nodes.json');
-	const credentials = await rest.request<ServedCredentialType[]>('GET', '/types/credentials.json');
+	const served = await rest.typeFile<ServedNodeType[]>('/types/nodes.json');
+	const credentials = await rest.typeFile<ServedCredentialType[]>('/types/credentials.json');
 	const byName = new Map(served.map((type) => [type.name, type]));
 	// A versioned node appears once per group of versions (Set: [1, 2] and [3, …, 3.5]).
 	const versions = new Map<string, number[]>();

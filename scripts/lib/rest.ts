@@ -65,6 +65,22 @@ export class N8nRest {
 		}
 	}
 
+	/**
+	 * One of the type files n8n serves its editor (/types/nodes.json, /types/credentials.json).
+	 * n8n rewrites them after a package is installed or updated; a read in the middle gets the file
+	 * cut short, so an unreadable one is read again, up to 10 times a second apart.
+	 */
+	async typeFile<T>(path: string): Promise<T> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.request<T>('GET', path);
+			} catch (error) {
+				if (!(error instanceof SyntaxError) || attempt >= 10) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 1_000));
+			}
+		}
+	}
+
 	/** A GET that returns the raw response, for files and icons. */
 	async fetchRaw(path: string): Promise<Response> {
 		return await fetch(`${this.baseUrl}${path}`, {

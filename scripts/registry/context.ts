@@ -98,17 +98,7 @@ export function pointNpmAtRegistry(ctx: StageContext, userFolder: string): void 
 
 /** Node types of this package that a running n8n serves to its editor. */
 export async function servedTypes(rest: N8nRest, packageName: string): Promise<string[]> {
-	// n8n rewrites the file after an install or update; a read in the middle gets it cut short.
-	let types: Array<{ name: string }> = [];
-	for (let attempt = 1; ; attempt++) {
-		try {
-			types = await rest.request<Array<{ name: string }>>('GET', '/types/nodes.json');
-			break;
-		} catch (error) {
-			if (!(error instanceof SyntaxError) || attempt >= 10) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 1_000));
-		}
-	}
+	const types = await rest.typeFile<Array<{ name: string }>>('/types/nodes.json');
 	return [
 		...new Set(types.map((t) => t.name).filter((n) => n.startsWith(`${packageName}.`))),
 	].sort();
