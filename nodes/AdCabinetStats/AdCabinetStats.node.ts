@@ -7,6 +7,7 @@ import {
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { operationSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
+import { getCabinets } from '../shared/methods/cabinets';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { advertisedObjectDescription } from './resources/advertisedObject';
 import { legacyReportDescription } from './resources/legacyReport';
@@ -62,7 +63,7 @@ export class AdCabinetStats implements INodeType {
 		icon: { light: 'file:adCabinetStats.svg', dark: 'file:adCabinetStats.dark.svg' },
 		group: ['input'],
 		// 1.1: the Legacy Report is no longer offered to new nodes.
-		// 1.2: every statistics row carries row_key.
+		// 1.2: every statistics row carries row_key; the cabinet filter is a list of the cabinets.
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
@@ -86,6 +87,6 @@ export class AdCabinetStats implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getAdObjects },
+		loadOptions: { getAdObjects, getCabinets },
 	};
 }

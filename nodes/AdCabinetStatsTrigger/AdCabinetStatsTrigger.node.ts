@@ -10,15 +10,16 @@ import { CREDENTIAL_TYPE } from '../shared/constants';
 import { readDate } from '../shared/dates';
 import { lookupSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
+import { getCabinets } from '../shared/methods/cabinets';
+import { readCabinetIdList } from '../shared/cabinetId';
 import { fetchStatsWindow } from '../shared/stats/fetch';
 import { maxPeriodMs } from './periods';
 import {
-	adObjectsField,
-	cabinetIdsField,
 	currencyField,
 	groupingField,
 	numericValuesField,
 	periodUnitField,
+	statsFiltersFields,
 } from '../shared/stats/fields';
 import { readStatsQuery } from '../shared/stats/query';
 import { PERIOD_UNIT_TERMS } from '../shared/vocabulary';
@@ -42,6 +43,8 @@ const DAY = 1440 * MINUTE;
 const MANUAL_SAMPLE = 5;
 /** From this version every row carries `row_key`. */
 const ROW_KEY_VERSION = 1.1;
+/** Versions whose Cabinet IDs filter is typed text; later ones choose the cabinets from a list. */
+const CABINET_IDS_TYPED_IN = [1];
 /** "Re-check Last N Periods" at most: the state holds the figures of every row of those periods. */
 const MAX_RECHECK_PERIODS = 100;
 
@@ -63,7 +66,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 		name: 'adCabinetStatsTrigger',
 		icon: { light: 'file:adCabinetStatsTrigger.svg', dark: 'file:adCabinetStatsTrigger.dark.svg' },
 		group: ['trigger'],
-		// 1.1: every row carries row_key.
+		// 1.1: every row carries row_key; the cabinet filter is a list of the cabinets.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: lookupSubtitle(
@@ -139,14 +142,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 			},
 			currencyField,
 			numericValuesField,
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [adObjectsField, cabinetIdsField],
-			},
+			...statsFiltersFields(undefined, CABINET_IDS_TYPED_IN),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -178,7 +174,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 	};
 
 	methods = {
-		loadOptions: { getAdObjects },
+		loadOptions: { getAdObjects, getCabinets },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -197,7 +193,12 @@ export class AdCabinetStatsTrigger implements INodeType {
 		if (typeof recheck !== 'number' || !Number.isInteger(recheck) || recheck < 0 || recheck > MAX_RECHECK_PERIODS) {
 			throw invalidInput(node, 'Re-Check Last N Periods', `must be a whole number from 0 to ${MAX_RECHECK_PERIODS}`, 0, recheck);
 		}
-		const base = readStatsQuery((name, fallback) => this.getNodeParameter(name, fallback), { from: '', to: '' }, 'period');
+		const base = readStatsQuery(
+			(name, fallback) => this.getNodeParameter(name, fallback),
+			{ from: '', to: '' },
+			'period',
+			CABINET_IDS_TYPED_IN.includes(node.typeVersion) ? undefined : (raw) => readCabinetIdList(node, raw, 0),
+		);
 		const settings: PollSettings = {
 			unit,
 			grouping: base.grouping ?? [],

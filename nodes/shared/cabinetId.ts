@@ -84,3 +84,73 @@ export function readCabinetId(node: INode, raw: unknown, itemIndex: number): str
 	}
 	return id;
 }
+
+/** The statistics' cabinet filter as the node versions with the cabinet list show it. */
+export const CABINET_LIST_LABEL = 'Cabinet Names or IDs';
+
+/**
+ * Cabinet ids in either form are letters and digits (`ACC06163`, `100001`); "-" and "_" are let
+ * through in case the service writes others so. A space or any other sign means a name or a typo.
+ */
+const CABINET_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** A JSON list written as text (`["ACC06163","ACC07021"]`), as an AI agent may give one. */
+function jsonList(text: string): unknown[] | undefined {
+	const trimmed = text.trim();
+	if (!trimmed.startsWith('[')) return undefined;
+	try {
+		const parsed = JSON.parse(trimmed) as unknown;
+		return Array.isArray(parsed) ? parsed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The cabinet filter's ids (spec 4.1 `platform_cabinet_ids`, strings): the options chosen, or what
+ * an expression gives (a list, IDs separated by commas or new lines, or a JSON list as text). Blank
+ * entries are no ids; every other entry must be a cabinet ID, else the item is refused before any
+ * request.
+ */
+export function readCabinetIdList(node: INode, raw: unknown, itemIndex: number): string[] {
+	if (raw === undefined || raw === null) return [];
+	let entries: unknown[];
+	if (Array.isArray(raw)) entries = raw;
+	else if (typeof raw === 'string') entries = jsonList(raw) ?? raw.split(/[,\n]/);
+	else if (typeof raw === 'number') entries = [raw];
+	else {
+		throw invalidInput(
+			node,
+			CABINET_LIST_LABEL,
+			`must be cabinet IDs such as ${EXAMPLE}: chosen from the list, or from an expression as a list or separated by commas`,
+			itemIndex,
+			raw,
+		);
+	}
+	const ids: string[] = [];
+	for (const entry of entries) {
+		const id =
+			typeof entry === 'string'
+				? entry.trim()
+				: typeof entry === 'number' && Number.isSafeInteger(entry) && entry >= 0
+					? String(entry)
+					: undefined;
+		if (id === '') continue;
+		// A refused entry is quoted as read, without the spaces around it.
+		const given = typeof entry === 'string' ? id : entry;
+		if (id === undefined || !CABINET_ID_PATTERN.test(id)) {
+			throw invalidInput(
+				node,
+				CABINET_LIST_LABEL,
+				`each must be a cabinet ID such as ${EXAMPLE}, made of letters, digits, "-" and "_"; a cabinet name is not an ID, and "Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet's ID as account_id`,
+				itemIndex,
+				given,
+			);
+		}
+		if (/^0+$/.test(id)) {
+			throw invalidInput(node, CABINET_LIST_LABEL, `each must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`, itemIndex, given);
+		}
+		ids.push(id);
+	}
+	return ids;
+}

@@ -1,5 +1,5 @@
 import { runNode } from '../../harness';
-import { listSearch } from '../../harness/methods';
+import { listSearch, loadOptions } from '../../harness/methods';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
@@ -56,5 +56,41 @@ describe('the Cabinet ID picker', () => {
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(error?.message).toMatch(/^Cabinet ID: is required\. Nothing was sent/);
+	});
+});
+
+/** The statistics' cabinet filter (Stats 1.2, Stats Trigger 1.1): a multi-select fed by the same cabinet names. */
+describe('the cabinet filter of Stats and the Stats Trigger', () => {
+	const sandbox = useSandbox({ platform: 'telegram', rateLimit: 'off', now: TEST_NOW });
+
+	test.each(['adCabinetStats', 'adCabinetStatsTrigger'])(
+		'%s lists every cabinet the token sees by name and ID, worth its ID, as the picker does',
+		async (type) => {
+			const options = await loadOptions(type, 'getCabinets', {}, credentialsFor(sandbox()));
+			const picker = await listSearch(type === 'adCabinetStats' ? 'adCabinetMedia' : 'adCabinetAds', 'searchCabinets', {}, credentialsFor(sandbox()));
+			expect(options).toEqual(picker.results.map(({ name, value }) => ({ name, value })));
+			expect(options.map((option) => option.value)).toEqual(['ACC06163', 'ACC07021', 'ACC07355']);
+			// The names are the sandbox's own, each with its ID.
+			const names = sandbox().data.cabinets.filter((cabinet) => cabinet.permitted).map((cabinet) => cabinet.name);
+			expect(options.map((option) => option.name)).toEqual(
+				names.map((name, index) => `${name} (${String(options[index].value)})`),
+			);
+			expect(apiRequests(sandbox()).map((r) => `${r.method} ${r.path}`)).toEqual([
+				'GET /api/accounts/telegram/names',
+				'GET /api/accounts/telegram/names',
+			]);
+		},
+	);
+
+	test('with the credential in the Generic form, the list says it exists only on the real service and to give IDs with an expression; nothing is sent', async () => {
+		await expect(
+			loadOptions('adCabinetStats', 'getCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
+		).rejects.toThrow(
+			'The API of the credential\'s Platform "Generic (as in the interface spec)" has no cabinet list, so none can be shown here: the list exists only on the real service (Platform "Telegram (Adstat)"). Give the cabinet IDs with an expression instead: a list such as {{ ["100001"] }}, or IDs separated by commas. Nothing was sent to the API.',
+		);
+		await expect(
+			loadOptions('adCabinetStatsTrigger', 'getCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
+		).rejects.toThrow('the list exists only on the real service');
+		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 });

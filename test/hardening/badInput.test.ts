@@ -16,6 +16,8 @@ export interface BadInput {
 	/** Overrides of the credential data. */
 	credentials?: Record<string, string>;
 	trigger?: boolean;
+	/** The node version, where the field exists only from one on; 1 by default. */
+	typeVersion?: number;
 	/** The message starts with the field name, then the rule. */
 	message: RegExp;
 }
@@ -108,6 +110,7 @@ export const BAD_INPUTS: BadInput[] = [
 	{ name: 'kktu: Limit 0', type: 'adCabinetKktu', parameters: { resource: 'category', operation: 'getAll', returnAll: false, limit: 0, onlySelectable: true, filters: {} }, message: /^Limit: must be a whole number of at least 1/ },
 	// Grouping and currency values
 	{ name: 'stats: grouping "country"', type: 'adCabinetStats', parameters: stats({ grouping: ['campaign', 'country'] }), message: /^Grouping: values must be from ad, ad_object, cabinet, campaign \(got "country"\)/ },
+	{ name: 'stats 1.2: a cabinet name as a cabinet', type: 'adCabinetStats', typeVersion: 1.2, parameters: stats({ filters: { cabinetIds: '={{ ["ACC06163", "Tashkent Digital"] }}' } }), message: /^Cabinet Names or IDs: each must be a cabinet ID such as ACC0000, .*\(got "Tashkent Digital"\)/ },
 	{ name: 'stats: currency GBP', type: 'adCabinetStats', parameters: stats({ currency: 'GBP' }), message: /^Currency: must be one of EUR, TON, USD, RUB, USDT, STAR/ },
 	// Legacy report
 	{ name: 'legacy: Date From after Date To', type: 'adCabinetStats', parameters: legacy({ dateFrom: '2026-11-09' }), message: /^Date From: must not be after Date To/ },
@@ -116,6 +119,7 @@ export const BAD_INPUTS: BadInput[] = [
 	// Trigger
 	{ name: 'trigger: backfill 8 days back with hour units', type: 'adCabinetStatsTrigger', trigger: true, parameters: trigger({ periodGroupingUnit: 'hour', startFrom: 'date', startDate: hoursAgo(192) }), message: /^Start Date: with the unit "hour" data exists only for the last 5 days/ },
 	{ name: 'trigger: a Start Date that is not a date', type: 'adCabinetStatsTrigger', trigger: true, parameters: trigger({ startFrom: 'date', startDate: 'last spring' }), message: /^Start Date: must be a date/ },
+	{ name: 'trigger 1.1: cabinets joined by semicolons', type: 'adCabinetStatsTrigger', trigger: true, typeVersion: 1.1, parameters: trigger({ filters: { cabinetIds: '={{ "ACC06163; ACC07021" }}' } }), message: /^Cabinet Names or IDs: each must be a cabinet ID such as ACC0000, .*\(got "ACC06163; ACC07021"\)/ },
 	{ name: 'trigger: a negative settle delay', type: 'adCabinetStatsTrigger', trigger: true, parameters: trigger({ options: { settleMinutes: -10 } }), message: /^Settle Delay \(Minutes\): must be a number of minutes, 0 or more/ },
 	// Malformed URLs in the credential
 	{ name: 'credential: an ftp:// Base URL', type: 'adCabinetStats', parameters: stats(), credentials: { baseUrl: 'ftp://ads.example.com' }, message: /^Base URL \(Ad Cabinet API credential\): must be an http:\/\/ or https:\/\/ address/ },
@@ -165,9 +169,9 @@ describe('bad input is refused before any request, naming the field and the rule
 		const credentials = { ...credentialsFor(sandbox()), ...(bad.credentials ?? {}) };
 		let error: (Error & { description?: string; httpCode?: string | null }) | undefined;
 		if (bad.trigger) {
-			({ error } = await pollOnce({ type: bad.type, parameters: bad.parameters, credentials, staticData: {} }));
+			({ error } = await pollOnce({ type: bad.type, typeVersion: bad.typeVersion, parameters: bad.parameters, credentials, staticData: {} }));
 		} else {
-			const result = await runNode({ type: bad.type, parameters: bad.parameters, credentials, input: bad.input });
+			const result = await runNode({ type: bad.type, typeVersion: bad.typeVersion, parameters: bad.parameters, credentials, input: bad.input });
 			error = result.error;
 			expect(result.items).toHaveLength(0);
 		}

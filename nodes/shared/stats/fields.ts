@@ -1,4 +1,6 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { CABINET_LIST_LABEL } from '../cabinetId';
+import { PLATFORM_NAMES } from '../platform';
 import {
 	CURRENCY_CODES,
 	DEFAULT_CURRENCY,
@@ -49,6 +51,19 @@ export const cabinetIdsField: INodeProperties = {
 	description: 'Only these platform cabinets, separated by commas',
 };
 
+/**
+ * The cabinet filter of the node versions with the cabinet list: the real service's cabinets by
+ * name, each worth its ID (`platform_cabinet_ids` takes the same ids as `account_uid`).
+ */
+export const cabinetPickerField: INodeProperties = {
+	displayName: CABINET_LIST_LABEL,
+	name: 'cabinetIds',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getCabinets' },
+	default: [],
+	description: `Only the statistics of these cabinets. A cabinet ID looks like ${PLATFORM_NAMES.telegram.cabinetIdExample}; "Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet's ID as account_id. An expression may give a list or IDs separated by commas. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+};
+
 export const adObjectsField: INodeProperties = {
 	displayName: 'Ad Object Names or IDs',
 	name: 'adObjects',
@@ -58,6 +73,32 @@ export const adObjectsField: INodeProperties = {
 	description:
 		'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
+
+/**
+ * The statistics' Filters: saved nodes of the versions in `typedIn` keep Cabinet IDs as the text
+ * they were made with; later versions choose the cabinets from the list.
+ */
+export function statsFiltersFields(show: IDisplayOptions['show'], typedIn: number[]): INodeProperties[] {
+	const filters = {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+	} as const;
+	return [
+		{
+			...filters,
+			displayOptions: { show: { ...show, '@version': typedIn } },
+			options: [adObjectsField, cabinetIdsField],
+		},
+		{
+			...filters,
+			displayOptions: { ...(show ? { show } : {}), hide: { '@version': typedIn } },
+			options: [adObjectsField, cabinetPickerField],
+		},
+	];
+}
 
 export const currencyField: INodeProperties = {
 	displayName: 'Currency',

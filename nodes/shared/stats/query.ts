@@ -37,12 +37,14 @@ export type ParameterReader = (name: string, fallback?: unknown) => unknown;
 /**
  * The statistics query from the parameters Stats Get Many and the Stats Trigger share: grouping
  * unit, grouping, currency and the cabinet and ad object filters. Each node supplies the period and
- * the order itself.
+ * the order itself, and how its version reads the cabinet filter: by default as the typed text of
+ * the versions without the cabinet list, sent as written.
  */
 export function readStatsQuery(
 	read: ParameterReader,
 	period: { from: string; to: string },
 	orderBy: string,
+	readCabinets: (raw: unknown) => string[] = listOf,
 ): StatsQuery {
 	const query: StatsQuery = {
 		period_from: period.from,
@@ -54,7 +56,7 @@ export function readStatsQuery(
 	const grouping = listOf(read('grouping', [])) as Grouping[];
 	if (grouping.length) query.grouping = grouping;
 	const filters = read('filters', {}) as IDataObject;
-	const cabinets = listOf(filters.cabinetIds);
+	const cabinets = readCabinets(filters.cabinetIds);
 	if (cabinets.length) query.platform_cabinet_ids = cabinets;
 	const objects = listOf(filters.adObjects);
 	if (objects.length) query.ad_objects = objects;

@@ -9,14 +9,14 @@ import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../../shared/constants';
 import { paceLimitOf, type PaceLimit } from '../../../shared/transport/pacing';
 import { lastDaysRange, presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
-	adObjectsField,
-	cabinetIdsField,
 	currencyField,
 	groupingField,
 	numericValuesField,
 	optionsOf,
 	periodUnitField,
+	statsFiltersFields,
 } from '../../../shared/stats/fields';
+import { readCabinetIdList } from '../../../shared/cabinetId';
 import { STATS_ORDER_TERMS } from '../../../shared/vocabulary';
 import { DEFAULT_PARALLEL_REQUESTS, fetchStats, MAX_PARALLEL_REQUESTS } from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
@@ -59,6 +59,9 @@ const MAX_LAST_DAYS = 3660;
 
 /** From this version every row carries `row_key`. */
 export const ROW_KEY_VERSION = 1.2;
+
+/** Versions whose Cabinet IDs filter is typed text; later ones choose the cabinets from a list. */
+const CABINET_IDS_TYPED_IN = [1, 1.1];
 
 export const statisticGetAllDescription: INodeProperties[] = [
 	{
@@ -128,15 +131,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 		show,
 		'the period, the cabinet, campaign, ad and object a row is about (with Grouping), spend in the chosen currency, views, clicks, actions and the ratios',
 	),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [adObjectsField, cabinetIdsField],
-	},
+	...statsFiltersFields(show, CABINET_IDS_TYPED_IN),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -221,6 +216,7 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 		(name, fallback) => ctx.getNodeParameter(name, i, fallback),
 		{ from, to },
 		(options.order as string | undefined) ?? 'period',
+		CABINET_IDS_TYPED_IN.includes(node.typeVersion) ? undefined : (raw) => readCabinetIdList(node, raw, i),
 	);
 	checkStatsQuery(node, query, { fromMs: Date.parse(from), toMs: Date.parse(to), now }, i);
 

@@ -1,12 +1,14 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 import {
 	adObjectsField,
 	cabinetIdsField,
+	cabinetPickerField,
 	currencyField,
 	groupingField,
 	numericValuesField,
 	optionsOf,
 	periodUnitField,
+	statsFiltersFields,
 } from '../../../../nodes/shared/stats/fields';
 import {
 	CURRENCY_CODES,
@@ -65,5 +67,42 @@ describe('statistics parameters shared by Stats and the Stats Trigger', () => {
 			type: 'boolean',
 			default: true,
 		});
+	});
+
+	test('from the cabinet list versions on, the cabinet filter is a multi-select of the cabinets, described as n8n describes one', () => {
+		expect(cabinetPickerField).toMatchObject({
+			displayName: 'Cabinet Names or IDs',
+			name: cabinetIdsField.name,
+			type: 'multiOptions',
+			default: [],
+			typeOptions: { loadOptionsMethod: 'getCabinets' },
+		});
+		expect(cabinetPickerField.description).toMatch(
+			/Choose from the list, or specify IDs using an <a href="https:\/\/docs\.n8n\.io\/code\/expressions\/">expression<\/a>\.$/,
+		);
+		// An AI agent filling it learns where the IDs come from.
+		expect(cabinetPickerField.description).toContain('"Ad Cabinet Ads" → Cabinet → Get Many');
+		expect(cabinetPickerField.description).toContain('ACC0000');
+	});
+
+	test('Filters shows the typed Cabinet IDs to the versions that had it and the list to every later one', () => {
+		const show = { resource: ['statistic'] };
+		const fields = statsFiltersFields(show, [1, 1.1]);
+		const cabinetFieldAt = (typeVersion: number, values = { resource: 'statistic' }) =>
+			fields
+				.filter((field) => NodeHelpers.displayParameter(values, field, { typeVersion }, null))
+				.map((field) => (field.options as INodeProperties[]).find((option) => option.name === 'cabinetIds'));
+		expect(cabinetFieldAt(1)).toEqual([cabinetIdsField]);
+		expect(cabinetFieldAt(1.1)).toEqual([cabinetIdsField]);
+		expect(cabinetFieldAt(1.2)).toEqual([cabinetPickerField]);
+		expect(cabinetFieldAt(1.2, { resource: 'legacyReport' })).toEqual([]);
+		for (const field of fields) {
+			expect(field).toMatchObject({ name: 'filters', type: 'collection', default: {} });
+			expect((field.options as INodeProperties[]).map((option) => option.name)).toEqual(['adObjects', 'cabinetIds']);
+		}
+		// A node without other conditions (the trigger) shows one of the two by its version alone.
+		const trigger = statsFiltersFields(undefined, [1]);
+		expect(trigger.filter((field) => NodeHelpers.displayParameter({}, field, { typeVersion: 1 }, null))).toEqual([trigger[0]]);
+		expect(trigger.filter((field) => NodeHelpers.displayParameter({}, field, { typeVersion: 1.1 }, null))).toEqual([trigger[1]]);
 	});
 });

@@ -103,6 +103,38 @@ describe('readStatsQuery', () => {
 	});
 });
 
+describe('readStatsQuery: the cabinet filter as the node version reads it', () => {
+	const parameters = {
+		periodGroupingUnit: 'day',
+		currency: 'EUR',
+		grouping: [],
+		filters: { cabinetIds: ['ACC06163', 'ACC07021'] },
+	};
+
+	test('a version with the cabinet list reads it through its own reader, whose refusal stops the query', () => {
+		const seen: unknown[] = [];
+		const q = readStatsQuery(reader(parameters).read, { from: 'F', to: 'T' }, 'period', (raw) => {
+			seen.push(raw);
+			return (raw as string[]).map((id) => id.toLowerCase());
+		});
+		expect(seen).toEqual([['ACC06163', 'ACC07021']]);
+		expect(q.platform_cabinet_ids).toEqual(['acc06163', 'acc07021']);
+		const refuse = () => {
+			throw new NodeOperationError(NODE, 'refused');
+		};
+		expect(() => readStatsQuery(reader(parameters).read, { from: 'F', to: 'T' }, 'period', refuse)).toThrow('refused');
+	});
+
+	test('without a reader, the typed text is split at commas as the earlier versions always did', () => {
+		const q = readStatsQuery(
+			reader({ ...parameters, filters: { cabinetIds: 'Tashkent Digital, ACC07021' } }).read,
+			{ from: 'F', to: 'T' },
+			'period',
+		);
+		expect(q.platform_cabinet_ids).toEqual(['Tashkent Digital', 'ACC07021']);
+	});
+});
+
 describe('checkStatsQuery: refusals before sending', () => {
 	test('a valid query passes, whatever the length of the period for day and longer units', () => {
 		expect(() => checkStatsQuery(NODE, query(), boundsOf(query()))).not.toThrow();
