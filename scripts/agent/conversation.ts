@@ -22,6 +22,8 @@ export interface Transcript {
 	phoneNumbers: string[];
 	/** The KKTU code the script picked from the category list. */
 	kktuCode?: string;
+	/** The cabinet the script picked from the cabinet list, by the name the prompt asks about. */
+	pickedCabinet?: { id: string; name: string };
 }
 
 const tool = (name: ToolName) => toolNameOf(name);
@@ -41,6 +43,19 @@ function iso(ms: number): string {
 }
 
 export const AUDIENCE_SIZE = 1000;
+
+/** The cabinet whose pixel events the prompt asks for, named as a person would: part of its name. */
+export const ASKED_CABINET = 'Moscow';
+
+/** The agent's last words: what it did, then the pixel events of the cabinet it looked up. */
+export function finalAnswer(
+	cabinet: { id: string; name: string },
+	events: Array<{ id: unknown; title: unknown; status: unknown }>,
+): string {
+	const active = events.filter((event) => event.status === 'active');
+	const listed = events.map((event) => `${String(event.title)} (${String(event.id)})`).join(', ');
+	return `Done: statistics read, ad created, image uploaded, audience created. ${cabinet.name} (${cabinet.id}) has ${events.length} pixel events, ${active.length} active: ${listed}.`;
+}
 
 export function conversation(
 	sandbox: Sandbox,
@@ -153,7 +168,29 @@ export function conversation(
 		},
 		(request) => {
 			see('unauthorized', request);
-			return { text: 'Done: statistics read, ad created, image uploaded, audience created.' };
+			return { toolCalls: [{ name: tool('List cabinets'), args: { Limit: 10 } }] };
+		},
+		(request) => {
+			// The cabinet ID comes from the list the tool answered, found by the name asked about.
+			const rows = rowsOf(see('cabinetRows', request).results);
+			const cabinet = rows.find((row) => String(row.account_name).startsWith(ASKED_CABINET));
+			if (!cabinet || typeof cabinet.account_id !== 'string') {
+				throw new Error(`no cabinet named ${ASKED_CABINET}… in ${JSON.stringify(rows)}`);
+			}
+			transcript.pickedCabinet = { id: cabinet.account_id, name: String(cabinet.account_name) };
+			return {
+				toolCalls: [{ name: tool('List pixel events'), args: { Cabinet_ID: cabinet.account_id } }],
+			};
+		},
+		(request) => {
+			const rows = rowsOf(see('pickedCabinetEvents', request).results);
+			if (!transcript.pickedCabinet) throw new Error('no cabinet was picked');
+			return {
+				text: finalAnswer(
+					transcript.pickedCabinet,
+					rows.map((row) => ({ id: row.id, title: row.title, status: row.status })),
+				),
+			};
 		},
 	];
 	return { script, transcript };

@@ -6,13 +6,13 @@
  *     server also serves an image and a web page for the Media tool to download; a "secret"
  *     service on another port counts every request that reaches it.
  *  3. One workflow: Manual Trigger → AI Agent, OpenAI Chat Model (credential URL = the scripted
- *     server), eight tool nodes with `$fromAI` parameters and n8n's default settings, except that
+ *     server), nine tool nodes with `$fromAI` parameters and n8n's default settings, except that
  *     "Upload image" allows private network addresses (its image is on 127.0.0.1; its note says so).
  *  4. `n8n execute`: the model calls the tools by script (conversation.ts) and records what it got.
  *  5. Checks on what the model received: the tool list and descriptions, rows, refusals whose words
  *     let the next call succeed, a 401 that says to update the credential, an image from a URL,
- *     a URL on 127.0.0.1 refused without a request to it, an audience from a list; and on what
- *     reached the sandbox.
+ *     a URL on 127.0.0.1 refused without a request to it, an audience from a list, a cabinet ID
+ *     read from the cabinet list and used for its pixel events; and on what reached the sandbox.
  *
  * Flags: --keep (keep the temp folder with n8n's user folder, logs and the model's requests).
  */
@@ -26,7 +26,15 @@ import { Checks } from '../lib/checks';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { itemsOf, type Example, type RunData, type WorkflowJson } from '../lib/workflows';
 import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
-import { conversation, errorOf, rowsOf, AUDIENCE_SIZE, type Transcript } from './conversation';
+import {
+	conversation,
+	errorOf,
+	finalAnswer,
+	rowsOf,
+	ASKED_CABINET,
+	AUDIENCE_SIZE,
+	type Transcript,
+} from './conversation';
 import { ModelServer } from './modelServer';
 import { SECRET, SecretServer } from './secretServer';
 import {
@@ -80,14 +88,14 @@ function checksOf(
 	const apiCalls = () => sandbox.requests.filter((r) => r.api === 'base' || r.api === 'client');
 	return [
 		[
-			'the model was asked 12 times, by script, with nothing unexpected',
+			'the model was asked 14 times, by script, with nothing unexpected',
 			() => {
 				assert.deepEqual(model.problems, []);
-				assert.equal(model.requests.length, 12);
+				assert.equal(model.requests.length, 14);
 			},
 		],
 		[
-			'the model got the eight tools, each described by its operation (limits, IDs, returns)',
+			'the model got the nine tools, each described by its operation (limits, IDs, returns)',
 			() => {
 				const byName = new Map(transcript.tools.map((t) => [t.function.name, t.function]));
 				assert.deepEqual([...byName.keys()].sort(), Object.keys(TOOLS).map(toolNameOf).sort());
@@ -253,6 +261,57 @@ function checksOf(
 			},
 		],
 		[
+			`a cabinet ID taken from the cabinet list: the Pixel Events tool asked for that cabinet, and the final answer lists its events`,
+			() => {
+				const cabinets = rowsOf(seen.cabinetRows.results);
+				assert.equal(
+					errorOf(seen.cabinetRows.results),
+					'',
+					JSON.stringify(seen.cabinetRows.results),
+				);
+				const permitted = sandbox.data.cabinets.filter((c) => c.permitted);
+				assert.deepEqual(
+					cabinets.map((row) => [row.account_id, row.account_name]),
+					permitted.map((c) => [c.account_id, c.name]),
+					'the cabinets the model received',
+				);
+				const picked = transcript.pickedCabinet;
+				assert.ok(picked, 'the model picked a cabinet from the list');
+				assert.match(picked.id, /^ACC\d+$/, 'a cabinet ID of the real service');
+				assert.ok(
+					cabinets.some((row) => row.account_id === picked.id && row.account_name === picked.name),
+					`${picked.id} is in the list the model received`,
+				);
+				const calls = apiCalls();
+				const list = calls.filter(
+					(r) => r.method === 'GET' && r.path === '/api/accounts/telegram/',
+				);
+				assert.equal(list.length, 1, 'one cabinet list request, on the real service path');
+				const events = calls.filter(
+					(r) =>
+						r.method === 'GET' && /^\/api\/pixel_events\/?$/.test(r.path) && r.seq > list[0].seq,
+				);
+				assert.deepEqual(
+					events.map((r) => [r.query.account_id, r.status]),
+					[[picked.id, 200]],
+					'the pixel event request after the list',
+				);
+				const expected = sandbox.data.pixelEventsOf(picked.id);
+				const rows = rowsOf(seen.pickedCabinetEvents.results);
+				assert.deepEqual(
+					rows.map((row) => String(row.id)),
+					expected.map((event) => event.id),
+					'the events the model received',
+				);
+				assert.ok(rows.length > 0, 'the cabinet has pixel events');
+				assert.equal(
+					itemsOf(run, AGENT_NODE)?.[0]?.json.output,
+					finalAnswer(picked, expected),
+					"the agent's answer",
+				);
+			},
+		],
+		[
 			"the run finished with the agent's answer; every tool kept n8n's default error setting",
 			() => {
 				assert.equal(
@@ -280,7 +339,12 @@ async function main(): Promise<number> {
 
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
 	// The real service's form, as a credential without a platform speaks; no rate limit to wait on.
-	const sandbox = await Sandbox.start({ platform: 'telegram', rateLimit: 'off', now, clock: 'frozen' });
+	const sandbox = await Sandbox.start({
+		platform: 'telegram',
+		rateLimit: 'off',
+		now,
+		clock: 'frozen',
+	});
 	const files = {
 		'banner.png': { type: 'image/png', body: PNG },
 		'page.html': {
@@ -325,7 +389,7 @@ async function main(): Promise<number> {
 			id: 'agentTools00001',
 			workflow: agentWorkflow(
 				'agentTools00001',
-				'Report hourly statistics, then launch the spring campaign.',
+				`Report hourly statistics, then launch the spring campaign, and list the pixel events of the ${ASKED_CABINET} cabinet.`,
 			),
 		};
 		await checks.check('the agent workflow imports', async () => {

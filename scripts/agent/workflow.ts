@@ -50,6 +50,12 @@ export const TOOLS = {
 		operation: 'upload',
 		keys: ['File_URL'],
 	},
+	'List cabinets': {
+		type: 'adCabinetAdsTool',
+		resource: 'cabinet',
+		operation: 'getAll',
+		keys: ['Limit'],
+	},
 	'Create audience': {
 		type: 'adCabinetAudiencesTool',
 		resource: 'audience',
@@ -126,6 +132,10 @@ const TOOL_PARAMETERS: Record<ToolName, Record<string, unknown>> = {
 		accountId: UZ_CABINET,
 		fileUrl: fromAI('File_URL', 'Address of the image'),
 	},
+	'List cabinets': {
+		returnAll: false,
+		limit: fromAI('Limit', 'How many cabinets at most', 'number'),
+	},
 	'Create audience': {
 		accountId: UZ_CABINET,
 		title: fromAI('Title', 'Audience name'),
@@ -153,7 +163,7 @@ export function agentWorkflow(id: string, prompt: string): WorkflowJson {
 			name: AGENT_NODE,
 			type: '@n8n/n8n-nodes-langchain.agent',
 			typeVersion: 3.1,
-			// Twelve model calls: more than the agent's default limit of 10 iterations.
+			// Fourteen model calls: more than the agent's default limit of 10 iterations.
 			parameters: { promptType: 'define', text: prompt, options: { maxIterations: 20 } },
 		},
 		{

@@ -22,6 +22,7 @@ export const SELECTORS = {
 	parameterInput: (name: string) =>
 		`[data-test-id="parameter-input-${name}"], [data-test-id="resource-locator-${name}"]`,
 	toast: '.el-notification',
+	zoomToFit: '[data-test-id="zoom-to-fit"]',
 };
 
 const TIMEOUT = 20_000;

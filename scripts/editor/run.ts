@@ -11,9 +11,12 @@
  *     the sandbox credential and the main parameters of its default operation (derived from the
  *     description n8n serves); no error toast, no console or page error about the package; a
  *     screenshot of the panel into a folder printed at the end.
+ *  4. The Cabinet ID picker (cabinetPicker.ts) in the Media node's panel: From List lists the
+ *     sandbox's cabinets by name, a search leaves one, and the saved node holds the one picked.
  *
- * Flags: --screenshots (also write docs/images/stats-node-panel.png,
- * docs/images/example-workflow.png and docs/images/trigger-node-panel.png, the README's pictures), --keep (keep the temp folder with n8n's
+ * Flags: --screenshots (also write the README's pictures: docs/images/stats-node-panel.png,
+ * example-workflow.png, trigger-node-panel.png, media-cabinet-picker.png and, when
+ * examples/balance-alert.json exists, balance-alert.png), --keep (keep the temp folder with n8n's
  * user folder, logs and the browser profile). CHROMIUM_PATH overrides /usr/bin/chromium.
  */
 import { strict as assert } from 'node:assert';
@@ -31,6 +34,7 @@ import type { N8nServer } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../lib/workflows';
 import { CHROMIUM_PATH, openEditorBrowser, VIEWPORT, type EditorBrowser } from './browser';
+import { checkCabinetPicker } from './cabinetPicker';
 import { latestVersion, mainParameters, type ServedNodeDescription } from './parameters';
 import {
 	assertIconRendered,
@@ -53,6 +57,12 @@ const README_EXAMPLE = 'stats-to-csv.json';
 const MAX_IMAGE_BYTES = 150 * 1024;
 /** Toolbars and hover highlights fade out this long after the pointer leaves. */
 const HOVER_FADE_MS = 600;
+/** The canvas animates to its new zoom for about this long. */
+const FIT_VIEW_MS = 600;
+/** The recipe whose canvas docs/images/balance-alert.png shows. */
+const BALANCE_ALERT_EXAMPLE = 'balance-alert.json';
+/** Typed in the Cabinet ID list's search: part of one sandbox cabinet's name. */
+const CABINET_SEARCH = 'Berlin';
 
 let browser: EditorBrowser | undefined;
 /** The temp folder of this run, named when a signal stops it. */
@@ -110,6 +120,47 @@ async function createNodeWorkflows(
 	return result;
 }
 
+/** A README picture stays small; prints its path and size. */
+function assertImageSize(file: string): void {
+	const bytes = statSync(file).size;
+	assert.ok(bytes < MAX_IMAGE_BYTES, `larger than ${MAX_IMAGE_BYTES} bytes`);
+	console.log(`      ${relative(REPO_ROOT, file)}, ${Math.round(bytes / 1024)} KB`);
+}
+
+/**
+ * Opens an imported example, waits for every node on the canvas (our icons loaded), optionally
+ * fits the workflow to the view, and screenshots it with nothing selected or hovered.
+ */
+async function screenshotCanvas(
+	editor: EditorBrowser,
+	baseUrl: string,
+	example: Example,
+	packagePrefix: string,
+	file: string,
+	fitView: boolean,
+): Promise<void> {
+	const { page } = editor;
+	await openRoute(page, baseUrl, `/workflow/${example.id}`);
+	for (const node of example.workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.stickyNote') continue;
+		const onCanvas = canvasNode(page, node.name);
+		await onCanvas.waitFor({ state: 'visible', timeout: 60_000 });
+		// Our icons are SVG files; n8n's own nodes draw theirs inline.
+		if (node.type.startsWith(packagePrefix))
+			await assertIconRendered(onCanvas.locator('img').first(), undefined);
+	}
+	// Nothing selected or hovered: a click on empty canvas, then the pointer off the canvas.
+	await page.mouse.click(VIEWPORT.width / 2, 110);
+	if (fitView) {
+		await page.locator(SELECTORS.zoomToFit).click();
+		await page.waitForTimeout(FIT_VIEW_MS);
+	}
+	await page.mouse.move(0, VIEWPORT.height / 2);
+	await page.waitForTimeout(HOVER_FADE_MS);
+	await page.screenshot({ path: file });
+	assertImageSize(file);
+}
+
 /** docs/images: the Stats node's panel and the canvas of README_EXAMPLE, from that example. */
 async function writeReadmeImages(
 	checks: Checks,
@@ -126,33 +177,11 @@ async function writeReadmeImages(
 	const panelFile = join(IMAGES_DIR, 'stats-node-panel.png');
 	const stats = example.workflow.nodes.find((n) => n.type === statsType);
 	const packagePrefix = `${statsType.slice(0, statsType.lastIndexOf('.'))}.`;
-	const size = (file: string) =>
-		`${relative(REPO_ROOT, file)}, ${Math.round(statSync(file).size / 1024)} KB`;
-	let canvasOk = false;
-	await checks.check(
+	const canvasOk = await checks.check(
 		`${relative(REPO_ROOT, canvasFile)}: the canvas of ${example.file}`,
 		async () => {
 			assert.ok(stats, `${example.file} has no ${statsType} node`);
-			await openRoute(page, baseUrl, `/workflow/${example.id}`);
-			for (const node of example.workflow.nodes) {
-				if (node.type === 'n8n-nodes-base.stickyNote') continue;
-				const onCanvas = canvasNode(page, node.name);
-				await onCanvas.waitFor({ state: 'visible', timeout: 60_000 });
-				// Our icons are SVG files; n8n's own nodes draw theirs inline.
-				if (node.type.startsWith(packagePrefix))
-					await assertIconRendered(onCanvas.locator('img').first(), undefined);
-			}
-			// Nothing selected or hovered: a click on empty canvas, then the pointer off the canvas.
-			await page.mouse.click(VIEWPORT.width / 2, 110);
-			await page.mouse.move(0, VIEWPORT.height / 2);
-			await page.waitForTimeout(HOVER_FADE_MS);
-			await page.screenshot({ path: canvasFile });
-			assert.ok(
-				statSync(canvasFile).size < MAX_IMAGE_BYTES,
-				`larger than ${MAX_IMAGE_BYTES} bytes`,
-			);
-			console.log(`      ${size(canvasFile)}`);
-			canvasOk = true;
+			await screenshotCanvas(editor, baseUrl, example, packagePrefix, canvasFile, false);
 		},
 	);
 	await checks.check(
@@ -178,8 +207,7 @@ async function writeReadmeImages(
 			await page.mouse.move(0, VIEWPORT.height / 2);
 			await page.waitForTimeout(HOVER_FADE_MS);
 			await page.screenshot({ path: panelFile });
-			assert.ok(statSync(panelFile).size < MAX_IMAGE_BYTES, `larger than ${MAX_IMAGE_BYTES} bytes`);
-			console.log(`      ${size(panelFile)}`);
+			assertImageSize(panelFile);
 		},
 	);
 }
@@ -252,6 +280,22 @@ async function main(): Promise<number> {
 			console.log(`  (${seconds(Date.now() - t)})`);
 		}
 
+		console.log('\n▶ Cabinet ID picker');
+		t = Date.now();
+		const media = nodes.find((n) => n.type === `${pkg.name}.adCabinetMedia`);
+		let pickerShot: string | undefined;
+		if (!media) checks.fail('Cabinet ID picker', 'no workflow holds the Media node');
+		else {
+			pickerShot = await checkCabinetPicker(checks, browser, server, media, {
+				cabinets: sandbox.data.cabinets
+					.filter((cabinet) => cabinet.permitted)
+					.map((cabinet) => ({ id: cabinet.account_id, name: cabinet.name })),
+				search: CABINET_SEARCH,
+				screenshotFile: join(shots, 'media-cabinet-picker.png'),
+			});
+		}
+		console.log(`  (${seconds(Date.now() - t)})`);
+
 		if (args.has('--screenshots')) {
 			console.log('\n▶ README screenshots');
 			const example = examples.find((e) => e.file === README_EXAMPLE);
@@ -268,6 +312,33 @@ async function main(): Promise<number> {
 				assert.ok(triggerShot, 'no screenshot of the Stats Trigger panel was taken');
 				copyFileSync(triggerShot, join(IMAGES_DIR, 'trigger-node-panel.png'));
 			});
+			await checks.check('docs/images/media-cabinet-picker.png: the open Cabinet ID list', () => {
+				assert.ok(pickerShot, 'no screenshot of the open Cabinet ID list was taken');
+				const file = join(IMAGES_DIR, 'media-cabinet-picker.png');
+				copyFileSync(pickerShot, file);
+				assertImageSize(file);
+			});
+			const balanceAlert = examples.find((e) => e.file === BALANCE_ALERT_EXAMPLE);
+			if (!balanceAlert) {
+				console.log(
+					`  skipped docs/images/balance-alert.png: examples/${BALANCE_ALERT_EXAMPLE} does not exist`,
+				);
+			} else {
+				const editor = browser;
+				const baseUrl = server.url;
+				await checks.check(
+					`docs/images/balance-alert.png: the canvas of ${BALANCE_ALERT_EXAMPLE}, fitted to the view`,
+					async () =>
+						await screenshotCanvas(
+							editor,
+							baseUrl,
+							balanceAlert,
+							`${pkg.name}.`,
+							join(IMAGES_DIR, 'balance-alert.png'),
+							true,
+						),
+				);
+			}
 		}
 	} catch (error) {
 		checks.fail('editor stage', (error as Error).stack ?? String(error));
