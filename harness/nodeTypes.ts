@@ -28,6 +28,9 @@ const CORE_NODES: Record<string, string> = {
 	code: 'Code/Code.node.js',
 	stickyNote: 'StickyNote/StickyNote.node.js',
 	scheduleTrigger: 'Schedule/ScheduleTrigger.node.js',
+	if: 'If/If.node.js',
+	merge: 'Merge/Merge.node.js',
+	summarize: 'Transform/Summarize/Summarize.node.js',
 };
 
 /** A test-only node that emits the items given in its `items` parameter, to feed a node under test. */

@@ -11,7 +11,7 @@ import {
 	binaryBytes,
 	executableNodes,
 	itemsOf,
-	pollingTriggerOf,
+	manualRunTriggerOf,
 	CREDENTIAL_TYPE,
 	SANDBOX_CREDENTIAL,
 	type BinaryRef,
@@ -49,7 +49,10 @@ const CORE_PACKAGES = ['n8n-nodes-base', '@n8n/n8n-nodes-langchain'];
 export interface PlannedExample {
 	example: Example;
 	expectation: ExampleExpectation;
-	/** Set when the workflow starts with one of our polling triggers: it is run manually over REST. */
+	/**
+	 * Set when the workflow starts with one of our polling triggers or another trigger `n8n execute`
+	 * cannot start from (a Schedule Trigger): it is run manually over REST.
+	 */
 	trigger?: WorkflowNode;
 }
 
@@ -95,13 +98,13 @@ export async function planExamples(
 	for (const example of examples) {
 		const expectation = expectations[example.file];
 		if (!expectation) continue;
-		const trigger = pollingTriggerOf(example.workflow, pollingTypes);
+		const trigger = manualRunTriggerOf(example.workflow, pollingTypes);
 		if (Boolean(trigger) !== (expectation.run === 'manual')) {
 			checks.fail(
 				`${example.file}: run mode`,
 				trigger
-					? `starts with the polling trigger "${trigger.name}": set run: 'manual' (n8n execute would not poll)`
-					: `run: 'manual' is only for workflows that start with a polling trigger`,
+					? `starts with "${trigger.name}" (${trigger.type}), which n8n execute does not run: set run: 'manual'`
+					: `run: 'manual' is only for workflows that start with a polling trigger or another trigger n8n execute does not run, such as the Schedule Trigger`,
 			);
 			continue;
 		}

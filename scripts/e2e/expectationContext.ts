@@ -28,7 +28,10 @@ export interface ExampleContext {
 }
 
 export interface ExampleExpectation {
-	/** 'execute' (default): `n8n execute --id`. 'manual': POST /rest/workflows/:id/run, as the editor does. */
+	/**
+	 * 'execute' (default): `n8n execute --id`. 'manual': POST /rest/workflows/:id/run, as the editor
+	 * does, for a workflow that starts with a polling trigger or a Schedule Trigger.
+	 */
 	run?: 'execute' | 'manual';
 	/** What the check proves, printed with its result. */
 	title: string;

@@ -8,20 +8,178 @@
  * computed from the sandbox's ground truth (`sandbox.data`) and the requests n8n sent (`requests`).
  *
  * To add one: `'<file>.json': { title: 'what it proves', check(ctx) { … } }`, plus `run: 'manual'`
- * when the workflow starts with the Stats Trigger (it then runs as the editor's "Execute workflow"
- * does, over REST: `n8n execute` does not poll). The context is described in expectationContext.ts.
+ * when the workflow starts with the Stats Trigger or a Schedule Trigger (it then runs as the
+ * editor's "Execute workflow" does, over REST: `n8n execute` does not poll, and starts only from a
+ * Manual Trigger). The context is described in expectationContext.ts.
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { MultipartBody } from '../../sandbox';
+import { cabinetMoney, campaignItem, visibleCabinets } from '../../sandbox/data/accounts';
 import { assertCsvOfRows, numeric } from '../lib/csvRows';
+import type { Example } from '../lib/workflows';
 import { DAY_MS, flatten, utcDay, type ExampleExpectation } from './expectationContext';
 
 /** The cabinets the examples name, in the real service's form the stage runs. */
 const UZ_CABINET = 'ACC06163';
 const DE_CABINET = 'ACC07021';
 
+/** A node's parameters as the example file saves them. */
+function parametersOf(example: Example, nodeName: string): Record<string, unknown> {
+	const node = example.workflow.nodes.find((n) => n.name === nodeName);
+	assert.ok(node, `the example has a node "${nodeName}"`);
+	return node.parameters;
+}
+
+/** The thresholds a user sets in the balance alert's "Alert settings" (fields `thresholds.<currency>`). */
+function alertThresholds(example: Example): Map<string, number> {
+	const { assignments } = parametersOf(example, 'Alert settings').assignments as {
+		assignments: Array<{ name: string; value: unknown }>;
+	};
+	const thresholds = new Map<string, number>();
+	for (const { name, value } of assignments) {
+		const currency = /^thresholds\.([A-Z]+)$/.exec(name)?.[1];
+		if (currency) thresholds.set(currency, Number(value));
+	}
+	return thresholds;
+}
+
+/** Money in hundredths, as the sandbox keeps it, summed exactly. */
+function cents(value: unknown): number {
+	return Math.round(Number(value) * 100);
+}
+
 export const EXPECTATIONS: Record<string, ExampleExpectation> = {
+	'balance-alert.json': {
+		run: 'manual',
+		title:
+			'an alert for exactly the spending cabinets whose available balance is below the threshold of their currency',
+		check({ example, items, requests, sandbox }) {
+			const thresholds = alertThresholds(example);
+			assert.ok(thresholds.size > 0, 'Alert settings holds thresholds');
+			const stats = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/stats/page');
+			assert.ok(stats.length >= 1, 'the cabinets\' currencies are read from the statistics');
+			const query = stats[0].body as Record<string, unknown>;
+			assert.deepEqual(query.grouping, ['cabinet']);
+			// Cabinets with statistics in the window: the ones whose currency the workflow learns.
+			const spending = new Set(
+				sandbox.data.statsRows(query).map((row) => String(row.platform_cabinet_id)),
+			);
+			const checked = visibleCabinets(sandbox.data).filter((c) => spending.has(c.account_id));
+			const truth = checked.map((cabinet) => ({
+				cabinet,
+				available: cabinetMoney(sandbox.data, cabinet).available / 100,
+				threshold: thresholds.get(cabinet.currency),
+			}));
+			const below = truth.filter((t) => t.threshold === undefined || t.available < t.threshold);
+			assert.ok(below.length >= 1, 'at least one cabinet is below its threshold');
+			assert.ok(below.length < truth.length, 'at least one cabinet is above its threshold');
+
+			const balances = items('Balance and threshold').map((item) => item.json);
+			assert.deepEqual(
+				balances,
+				truth.map((t) => ({
+					cabinet_id: t.cabinet.account_id,
+					cabinet_name: t.cabinet.name,
+					available_balance: t.available,
+					currency: t.cabinet.currency,
+					threshold: t.threshold ?? null,
+				})),
+				'each spending cabinet with its available balance, currency and threshold',
+			);
+
+			const alerts = items('Send alert (replace with Telegram, Slack or Email)').map((i) => i.json);
+			assert.deepEqual(
+				alerts.map((alert) => alert.cabinet_id),
+				below.map((t) => t.cabinet.account_id),
+				'one alert per cabinet below its threshold, and none for the others',
+			);
+			below.forEach(({ cabinet, available, threshold }, index) => {
+				const text = String(alerts[index].text);
+				for (const part of [
+					cabinet.name,
+					cabinet.account_id,
+					`${available.toFixed(2)} ${cabinet.currency}`,
+					`${threshold} ${cabinet.currency}`,
+				]) {
+					assert.ok(text.includes(part), `the alert for ${cabinet.account_id} names ${part}: ${text}`);
+				}
+			});
+		},
+	},
+	'weekly-spend-by-campaign.json': {
+		run: 'manual',
+		title:
+			"one row per campaign with statistics in the last 7 whole days: the list's name and budget, the week's spend summed from the rows",
+		check({ items, requests, sandbox, startedAt }) {
+			const pages = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/stats/page');
+			assert.ok(pages.length >= 1, 'no statistics request reached the sandbox');
+			const query = pages[0].body as Record<string, unknown>;
+			assert.equal(query.period_grouping_unit, 'day');
+			assert.deepEqual(query.grouping, ['campaign']);
+			// Last N Days, 7, without today, in the workflow's timezone (UTC here).
+			assert.equal(String(query.period_from).slice(0, 10), utcDay(startedAt, -7), 'period_from');
+			assert.equal(String(query.period_to).slice(0, 10), utcDay(startedAt, -1), 'period_to');
+			assert.ok(
+				requests.some((r) => r.method === 'GET' && r.path === '/api/campaigns/'),
+				'the campaign list is read',
+			);
+
+			const week = new Map<number, { spend: number; exchanged: number; views: number; clicks: number; currency: unknown }>();
+			for (const row of sandbox.data.statsRows(query).map(numeric)) {
+				const id = Number(row.campaign_id);
+				const sum = week.get(id) ?? { spend: 0, exchanged: 0, views: 0, clicks: 0, currency: row.original_currency };
+				sum.spend += cents(row.original_spent);
+				sum.exchanged += cents(row.exchanged_spent);
+				sum.views += Number(row.views);
+				sum.clicks += Number(row.clicks);
+				week.set(id, sum);
+			}
+			const listed = sandbox.data.campaigns.filter((c) =>
+				visibleCabinets(sandbox.data).some((cabinet) => cabinet.account_id === c.account_id),
+			);
+			const expected = listed
+				.filter((campaign) => week.has(campaign.id))
+				.sort((a, b) => a.id - b.id)
+				.map((campaign) => {
+					const sum = week.get(campaign.id) ?? assert.fail();
+					const cabinet = sandbox.data.cabinet(campaign.account_id) ?? assert.fail();
+					const inList = campaignItem(sandbox.data, campaign, Number.NEGATIVE_INFINITY, sandbox.data.nowMs());
+					return {
+						campaign_id: campaign.id,
+						campaign_name: campaign.name,
+						cabinet_id: cabinet.account_id,
+						cabinet_name: cabinet.name,
+						status: inList.status,
+						budget: inList.budget,
+						week_spend: sum.spend / 100,
+						currency: cabinet.currency,
+						week_spend_exchanged: sum.exchanged / 100,
+						exchange_currency: query.currency_code,
+						week_views: sum.views,
+						week_clicks: sum.clicks,
+					};
+				});
+			assert.ok(expected.length >= 2, 'the sandbox has campaigns with statistics in the week');
+			assert.equal(week.size, expected.length, 'every campaign with statistics is in the campaign list');
+
+			const rows = items('One row per campaign').map((item) => item.json);
+			const byId = [...rows].sort((a, b) => Number(a.campaign_id) - Number(b.campaign_id));
+			assert.equal(
+				new Set(rows.map((row) => row.campaign_id)).size,
+				rows.length,
+				'each campaign appears once',
+			);
+			assert.deepEqual(
+				byId.map(({ week_from, week_to, ...row }) => {
+					assert.deepEqual([week_from, week_to], [utcDay(startedAt, -7), utcDay(startedAt, -1)]);
+					return row;
+				}),
+				expected,
+				'each row: the campaign list\'s name, status and budget, the week\'s sums of the statistics rows',
+			);
+		},
+	},
 	'create-ads-from-sheet.json': {
 		title:
 			"one ad per sheet row with the row's creative and the shared settings, as the API now has it",

@@ -1,7 +1,9 @@
 /**
  * A manual run over REST, as the editor's "Execute workflow" button does it: the only way to run a
  * workflow that starts with a polling trigger for real (in `execute`'s CLI mode n8n passes a poll
- * node through without polling; in manual mode it polls once, as "Fetch Test Event" does).
+ * node through without polling; in manual mode it polls once, as "Fetch Test Event" does), or one
+ * that starts with a Schedule Trigger (`n8n execute` starts only from a Manual Trigger; here the
+ * trigger fires once, as in the editor).
  */
 import { join } from 'node:path';
 import type { N8nRest } from '../lib/rest';

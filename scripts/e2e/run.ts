@@ -7,7 +7,8 @@
  *  2. The built package packed and installed into a fresh n8n user folder by the README's own
  *     tarball commands (scripts/lib/installPackage.ts).
  *  3. The sandbox API in this process, a credential pointing at it, every example imported.
- *  4. Each example run by n8n (`n8n execute`, or a manual REST run for polling triggers) and held
+ *  4. Each example run by n8n (`n8n execute`, or a manual REST run for a workflow that starts with
+ *     a polling trigger or a Schedule Trigger, which `n8n execute` does not run) and held
  *     to its entry in expectations.ts, to the in-process harness's output, and to its API requests.
  *  5. `n8n start`: the editor, the node and credential types it serves, icons, credential test.
  *  6. n8n's logs: the package loaded, no warning or error about it, no host name looked up.

@@ -87,6 +87,27 @@ export function pollingTriggerOf(
 	return workflow.nodes.find((node) => pollingTypes.has(node.type) && !node.disabled);
 }
 
+/** The node types `n8n execute` starts a workflow from (n8n's own list); it refuses any other. */
+const CLI_START_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.executeWorkflowTrigger']);
+
+/**
+ * The trigger from which a workflow must be run as the editor's "Execute workflow" does (over
+ * REST), or undefined when `n8n execute` can run it: one of our polling triggers (`n8n execute`
+ * would not poll), or a trigger `n8n execute` cannot start from, such as the Schedule Trigger of
+ * a recipe meant to run on a schedule.
+ */
+export function manualRunTriggerOf(
+	workflow: WorkflowJson,
+	pollingTypes: Set<string>,
+): WorkflowNode | undefined {
+	const polling = pollingTriggerOf(workflow, pollingTypes);
+	if (polling) return polling;
+	const enabled = workflow.nodes.filter((node) => !node.disabled);
+	if (enabled.some((node) => CLI_START_TYPES.has(node.type))) return undefined;
+	// n8n names every trigger node type "…Trigger".
+	return enabled.find((node) => node.type.endsWith('Trigger'));
+}
+
 // ---- run data ----------------------------------------------------------------------------------
 
 export interface BinaryRef {
