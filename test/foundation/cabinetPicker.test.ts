@@ -27,7 +27,9 @@ describe('the Cabinet ID picker', () => {
 		sandbox().clearLog();
 		await expect(
 			listSearch('adCabinetMedia', 'searchCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
-		).rejects.toThrow('has no cabinet list, so none can be shown here: choose "By ID" and type the ID. Nothing was sent to the API.');
+		).rejects.toThrow(
+			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (as in the interface spec)", whose API has no such endpoint. Set Platform to Telegram (Adstat) in the credential, or choose "By ID" and type the cabinet ID. Nothing was sent to the API.',
+		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 

@@ -1,32 +1,6 @@
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type ILoadOptionsFunctions,
-	type INodeListSearchResult,
-} from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../constants';
-import { platformNames, type PlatformNames } from '../platform';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { realServiceCredentials } from '../realService';
 import { apiRequest } from '../transport/request';
-
-/**
- * The Cabinet ID picker, fed by the real service's cabinet names (its docs, "Accounts"). The
- * interface spec hides the list, so with the credential in the Generic form it says it cannot list
- * cabinets and points at By ID.
- */
-async function telegramOnly(
-	ctx: ILoadOptionsFunctions,
-	what: string,
-): Promise<{ credentials: ICredentialDataDecryptedObject; paths: NonNullable<PlatformNames['accounts']> }> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const names = platformNames(credentials, ctx.getNode());
-	if (!names.accounts) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The API of the credential's Platform "${names.label}" has no ${what} list, so none can be shown here: choose "By ID" and type the ID. Nothing was sent to the API.`,
-		);
-	}
-	return { credentials, paths: names.accounts };
-}
 
 interface CabinetName {
 	account_uid?: unknown;
@@ -34,8 +8,18 @@ interface CabinetName {
 	balance?: unknown;
 }
 
+/**
+ * The Cabinet ID picker, fed by the real service's cabinet names (its docs, "Accounts"). The
+ * interface spec hides the list, so with the credential in the Generic form it says it cannot list
+ * cabinets and points at By ID.
+ */
 async function cabinetNames(ctx: ILoadOptionsFunctions): Promise<CabinetName[]> {
-	const { credentials, paths } = await telegramOnly(ctx, 'cabinet');
+	const { credentials, paths } = await realServiceCredentials(
+		ctx,
+		0,
+		'Cabinet lists',
+		'choose "By ID" and type the cabinet ID',
+	);
 	const body = (await apiRequest.call(ctx, {
 		api: 'base',
 		method: 'GET',
