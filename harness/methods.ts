@@ -16,14 +16,15 @@ function contextFor(
 	parameters: INodeParameters,
 	credentials: ICredentialDataDecryptedObject,
 	path: string,
+	typeVersion = 1,
 ): { context: ILoadOptionsFunctions; nodeType: INodeType } {
-	const node = ourNode(type, parameters);
+	const node = ourNode(type, parameters, { typeVersion });
 	const workflow = buildWorkflow({ nodes: [node], connections: {} });
 	const additionalData = additionalDataFor({ adCabinetApi: credentials });
 	// The editor sends the node's current parameters with every dropdown request.
 	additionalData.currentNodeParameters = parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, path);
-	return { context, nodeType: nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.${type}`) };
+	return { context, nodeType: nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.${type}`, typeVersion) };
 }
 
 /** Calls a node's `methods.loadOptions[name]` as the editor does for a dropdown. */
@@ -39,7 +40,10 @@ export async function loadOptions(
 	return await fn.call(context);
 }
 
-/** Calls a node's `methods.listSearch[name]` as a resource locator's "From List" mode does. */
+/**
+ * Calls a node's `methods.listSearch[name]` as a resource locator's "From List" mode does, from a
+ * node of `typeVersion` (1 unless given), as the editor names it with each request.
+ */
 export async function listSearch(
 	type: string,
 	method: string,
@@ -47,8 +51,9 @@ export async function listSearch(
 	credentials: ICredentialDataDecryptedObject,
 	filter?: string,
 	paginationToken?: string,
+	typeVersion?: number,
 ): Promise<INodeListSearchResult> {
-	const { context, nodeType } = contextFor(type, parameters, credentials, method);
+	const { context, nodeType } = contextFor(type, parameters, credentials, method, typeVersion);
 	const fn = nodeType.methods?.listSearch?.[method];
 	if (!fn) throw new Error(`${type} has no listSearch method ${method}`);
 	return await fn.call(context, filter, paginationToken);

@@ -5,6 +5,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { searchCabinets } from '../shared/methods/cabinets';
+import { searchCampaigns } from '../shared/methods/campaigns';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { operationSubtitle } from '../shared/subtitle';
 import { searchKktu } from '../shared/kktu';
@@ -50,7 +51,8 @@ export class AdCabinetAds implements INodeType {
 		group: ['transform'],
 		// 1.1: one Currency choice (the cabinet's own currency, or a code) instead of Currency plus
 		// Use Cabinet Currency; saved version 1 nodes keep both fields.
-		// 1.2: Cabinet ID is picked from the cabinet list (or typed); saved 1 and 1.1 nodes keep the text field.
+		// 1.2: Cabinet ID and Ad → Create's Campaign ID are picked from the real service's lists (or
+		// typed); saved 1 and 1.1 nodes keep the typed fields.
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
@@ -79,6 +81,6 @@ export class AdCabinetAds implements INodeType {
 
 	methods = {
 		loadOptions: { getAudiences, getPixelEvents },
-		listSearch: { searchAds, searchCabinets, searchKktu },
+		listSearch: { searchAds, searchCabinets, searchCampaigns, searchKktu },
 	};
 }

@@ -27,7 +27,9 @@ describe('the Cabinet ID picker', () => {
 		sandbox().clearLog();
 		await expect(
 			listSearch('adCabinetMedia', 'searchCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
-		).rejects.toThrow('has no cabinet list, so none can be shown here: choose "By ID" and type the ID. Nothing was sent to the API.');
+		).rejects.toThrow(
+			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (as in the interface spec)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the cabinet ID. Nothing was sent to the API.',
+		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
@@ -82,15 +84,15 @@ describe('the cabinet filter of Stats and the Stats Trigger', () => {
 		},
 	);
 
-	test('with the credential in the Generic form, the list says it exists only on the real service and to give IDs with an expression; nothing is sent', async () => {
+	test('with the credential in the Generic form, the list says it exists only on the Telegram (Adstat) API and to give IDs with an expression; nothing is sent', async () => {
 		await expect(
 			loadOptions('adCabinetStats', 'getCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
 		).rejects.toThrow(
-			'The API of the credential\'s Platform "Generic (as in the interface spec)" has no cabinet list, so none can be shown here: the list exists only on the real service (Platform "Telegram (Adstat)"). Give the cabinet IDs with an expression instead: a list such as {{ ["100001"] }}, or IDs separated by commas. Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (as in the interface spec)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise give the cabinet IDs with an expression: a list such as {{ ["100001"] }}, or IDs separated by commas. Nothing was sent to the API.',
 		);
 		await expect(
 			loadOptions('adCabinetStatsTrigger', 'getCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
-		).rejects.toThrow('the list exists only on the real service');
+		).rejects.toThrow('Cabinet lists exist only on the Telegram (Adstat) API');
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 });

@@ -7,14 +7,14 @@ import { apiRequest } from '../transport/request';
  * Dropdowns fed by one cabinet's records. They read the cabinet from the node's `accountId`
  * parameter (the spec's `account_id`), so the list follows the cabinet chosen in the same node.
  */
-function cabinetOf(ctx: ILoadOptionsFunctions): string {
+export function chosenCabinet(ctx: ILoadOptionsFunctions): string {
 	const value = ctx.getCurrentNodeParameter('accountId', { extractValue: true }) as unknown;
 	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 }
 
 /** spec 4.11: the cabinet's pixel tag events, by the platform's event id (what an ad links to). */
 export async function getPixelEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const accountId = cabinetOf(this);
+	const accountId = chosenCabinet(this);
 	if (!accountId) return [];
 	const { eventId } = (await platformNamesOf(this)).fields;
 	const body = (await apiRequest.call(this, {
@@ -45,7 +45,7 @@ export async function getPixelEventTypes(this: ILoadOptionsFunctions): Promise<I
 
 /** spec 4.12: the cabinet's phone-number audiences, by the platform's audience id. */
 export async function getAudiences(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const accountId = cabinetOf(this);
+	const accountId = chosenCabinet(this);
 	if (!accountId) return [];
 	const names = await platformNamesOf(this);
 	const body = (await apiRequest.call(this, {

@@ -1,34 +1,7 @@
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type ILoadOptionsFunctions,
-	type INodeListSearchResult,
-	type INodePropertyOptions,
-} from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../constants';
-import { PLATFORM_NAMES, platformNames, type PlatformNames } from '../platform';
+import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import { PLATFORM_NAMES } from '../platform';
+import { realServiceCredentials } from '../realService';
 import { apiRequest } from '../transport/request';
-
-/**
- * The cabinet lists of the editor (the Cabinet ID picker, the statistics' cabinet filter), fed by
- * the real service's cabinet names (its docs, "Accounts"). The interface spec hides the list, so
- * with the credential in the Generic form each says it cannot list cabinets and what to do
- * instead (`instead`), before anything is sent.
- */
-async function telegramOnly(
-	ctx: ILoadOptionsFunctions,
-	instead: string,
-): Promise<{ credentials: ICredentialDataDecryptedObject; paths: NonNullable<PlatformNames['accounts']> }> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	const names = platformNames(credentials, ctx.getNode());
-	if (!names.accounts) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The API of the credential's Platform "${names.label}" has no cabinet list, so none can be shown here: ${instead}. Nothing was sent to the API.`,
-		);
-	}
-	return { credentials, paths: names.accounts };
-}
 
 interface CabinetName {
 	account_uid?: unknown;
@@ -36,12 +9,16 @@ interface CabinetName {
 	balance?: unknown;
 }
 
-/** Every cabinet the token sees, as `Name (ID)` with its ID; one without an ID cannot be chosen. */
+/**
+ * Every cabinet the token sees, as `Name (ID)` with its ID; one without an ID cannot be chosen. Fed
+ * by the real service's cabinet names (its docs, "Accounts"); the interface spec hides the list, so
+ * with the credential in the Generic form it says what to do instead, before anything is sent.
+ */
 async function cabinetChoices(
 	ctx: ILoadOptionsFunctions,
 	instead: string,
 ): Promise<Array<{ name: string; value: string; cabinetName: string }>> {
-	const { credentials, paths } = await telegramOnly(ctx, instead);
+	const { credentials, paths } = await realServiceCredentials(ctx, 0, 'Cabinet lists', instead);
 	const body = (await apiRequest.call(ctx, {
 		api: 'base',
 		method: 'GET',
@@ -72,7 +49,7 @@ export async function searchCabinets(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const cabinets = await cabinetChoices(this, 'choose "By ID" and type the ID');
+	const cabinets = await cabinetChoices(this, 'choose "By ID" and type the cabinet ID');
 	return {
 		results: cabinets
 			.filter((cabinet) => matches(filter, cabinet.cabinetName, cabinet.value))
@@ -85,7 +62,7 @@ export async function getCabinets(this: ILoadOptionsFunctions): Promise<INodePro
 	const example = PLATFORM_NAMES.ext.cabinetIdExample;
 	const cabinets = await cabinetChoices(
 		this,
-		`the list exists only on the real service (Platform "${PLATFORM_NAMES.telegram.label}"). Give the cabinet IDs with an expression instead: a list such as {{ ["${example}"] }}, or IDs separated by commas`,
+		`give the cabinet IDs with an expression: a list such as {{ ["${example}"] }}, or IDs separated by commas`,
 	);
 	return cabinets.map(({ name, value }) => ({ name, value }));
 }

@@ -8,7 +8,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
-import { AD_CABINET_TYPED_IN } from './fields/cabinetForDropdowns';
+import { AD_IDS_TYPED_IN } from './fields/adFields';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
 import { requireJsonBody } from '../../../shared/transport/routing';
 import { invalidInput, listOf } from '../../../shared/validation';
@@ -16,7 +16,7 @@ import { invalidInput, listOf } from '../../../shared/validation';
 const show = { resource: ['ad'], operation: ['validateBots'] };
 
 export const adValidateBotsDescription: INodeProperties[] = [
-	...cabinetIdFields(show, AD_CABINET_TYPED_IN, 'The cabinet (account) the bots are to be targeted from'),
+	...cabinetIdFields(show, AD_IDS_TYPED_IN, 'The cabinet (account) the bots are to be targeted from'),
 	{
 		displayName: 'Bots',
 		name: 'bots',

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { eachItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
-import { realServiceCredentials } from '../realService';
+import { realServiceCredentials } from '../../../shared/realService';
 
 export const balanceDescription: INodeProperties[] = [
 	{

@@ -5,7 +5,7 @@ import { pick, simplifyFields } from '../../../shared/simplify';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
-import { offsetList, realServiceCredentials } from '../realService';
+import { offsetList, realServiceCredentials } from '../../../shared/realService';
 
 /** What Simplify keeps of a cabinet: who it is and its money. */
 export const SIMPLE_CABINET_FIELDS = [

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { eachItem } from '../../../shared/perItem';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { pick, simplifyFields } from '../../../shared/simplify';
-import { offsetList, realServiceCredentials } from '../realService';
+import { offsetList, realServiceCredentials } from '../../../shared/realService';
 
 /** What Simplify keeps of a campaign: who it is, where, and its money and reach. */
 export const SIMPLE_CAMPAIGN_FIELDS = [

@@ -40,6 +40,8 @@ export type AdFieldKind =
 	/** Chosen from a list of UTC offsets (valued in hours, as saved nodes hold them); sent in seconds. */
 	| { type: 'utcOffset' }
 	| { type: 'integer'; min: number }
+	/** An ID: a whole number of at least 1, from node version 1.2 picked From List or typed By ID. */
+	| { type: 'integer'; min: 1; picker: IdPicker }
 	| { type: 'boolean' }
 	| { type: 'options'; choices: readonly Choice[]; nullable?: boolean }
 	| { type: 'stringList' }
@@ -50,6 +52,23 @@ export type AdFieldKind =
 	| { type: 'targetBots' }
 	| { type: 'kktu' }
 	| { type: 'schedule' };
+
+/**
+ * An ID field's resource locator (node version 1.2 on): From List, fed by a listSearch method of the
+ * Ads node, or By ID. Both give the ID the typed field of earlier versions takes, read by the same
+ * rule; saved nodes of the versions in AD_IDS_TYPED_IN keep the typed field.
+ */
+export interface IdPicker {
+	searchListMethod: string;
+	/** From List's placeholder, e.g. "Select a campaign…". */
+	listPlaceholder: string;
+}
+
+/** Node versions whose Cabinet ID and Campaign ID are typed in; from 1.2 they are picked from a list or typed. */
+export const AD_IDS_TYPED_IN = [1, 1.1];
+
+/** The rule of an integer field, as its refusal and the editor state it. */
+export const integerRule = (min: number) => `must be a whole number of at least ${min}`;
 
 export interface AdField {
 	/**
@@ -96,7 +115,7 @@ const list = (what: string) => `${what}, separated by commas`;
 // prettier-ignore
 export const AD_FIELDS: readonly AdField[] = [
 	// Required core fields, up front on Create.
-	{ api: 'campaign_id', name: 'campaignId', displayName: 'Campaign ID', kind: { type: 'integer', min: 1 }, description: 'The campaign the ad is created in; it decides the cabinet', placeholder: 'e.g. 2201' },
+	{ api: 'campaign_id', name: 'campaignId', displayName: 'Campaign ID', kind: { type: 'integer', min: 1, picker: { searchListMethod: 'searchCampaigns', listPlaceholder: 'Select a campaign…' } }, description: 'The campaign the ad is created in; it decides the cabinet. Campaign → Get Many ("Get many campaigns") lists every campaign with its ID.', placeholder: 'e.g. 2201' },
 	{ api: 'title', name: 'title', displayName: 'Title', kind: { type: 'string', nonEmpty: true }, description: 'The ad title', update: true },
 	{ api: 'text', name: 'text', displayName: 'Text', kind: { type: 'string', nonEmpty: true, rows: 4 }, description: 'The ad text', update: true },
 	{ api: 'promote_url', name: 'promoteUrl', displayName: 'Promote URL', kind: { type: 'string', nonEmpty: true, url: true }, description: 'URL of the promoted channel, bot, post or website. A channel invite link (t.me/+… or t.me/joinchat/…) also needs Ad Object (under Website & Button).', placeholder: 'e.g. https://t.me/my_channel', update: true },

@@ -1,12 +1,14 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import {
 	AD_FIELDS,
+	AD_IDS_TYPED_IN,
 	CORE_FIELDS,
 	COLLECTIONS,
 	REMOVE_SCHEDULE,
 	SCHEDULE_JSON,
 	UPDATE_FIELDS,
 	WEEKDAYS,
+	integerRule,
 	type AdField,
 } from './adFields';
 
@@ -153,15 +155,48 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 					},
 				},
 			];
-		case 'integer':
+		case 'integer': {
+			const typed: INodeProperties = {
+				...base,
+				type: 'number',
+				default: (field.default as number | undefined) ?? '',
+				typeOptions: { minValue: kind.min, numberPrecision: 0 },
+			};
+			if (!('picker' in kind)) return [typed];
 			return [
+				{ ...typed, displayOptions: { show: { '@version': AD_IDS_TYPED_IN } } },
 				{
 					...base,
-					type: 'number',
-					default: (field.default as number | undefined) ?? '',
-					typeOptions: { minValue: kind.min, numberPrecision: 0 },
+					type: 'resourceLocator',
+					default: { mode: 'list', value: '' },
+					displayOptions: { hide: { '@version': AD_IDS_TYPED_IN } },
+					modes: [
+						{
+							displayName: 'From List',
+							name: 'list',
+							type: 'list',
+							placeholder: kind.picker.listPlaceholder,
+							typeOptions: { searchListMethod: kind.picker.searchListMethod, searchable: true },
+						},
+						{
+							displayName: 'By ID',
+							name: 'id',
+							type: 'string',
+							placeholder: field.placeholder,
+							validation: [
+								{
+									type: 'regex',
+									properties: {
+										regex: '^\\s*[1-9][0-9]*\\s*$',
+										errorMessage: `${field.displayName} ${integerRule(kind.min)}`,
+									},
+								},
+							],
+						},
+					],
 				},
 			];
+		}
 		case 'boolean':
 			return [
 				{ ...base, type: 'boolean', default: (field.default as boolean | undefined) ?? false },
@@ -268,7 +303,7 @@ export function createCoreProperties(show: Record<string, string[]>): INodePrope
 		...property,
 		// KKTU is required only by cabinets with automatic labelling, which the node cannot know.
 		required: property.name !== 'kktu',
-		displayOptions: { show },
+		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, ...show } },
 	}));
 }
 

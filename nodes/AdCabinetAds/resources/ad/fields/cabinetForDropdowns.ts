@@ -1,8 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { cabinetIdFields } from '../../../../shared/cabinetId';
-
-/** Node versions whose Cabinet ID is typed in; from 1.2 it is picked from the list or typed. */
-export const AD_CABINET_TYPED_IN = [1, 1.1];
+import { AD_IDS_TYPED_IN } from './adFields';
 
 /**
  * Create and Update send no cabinet: the campaign (or the ad) decides it. The Pixel Event and
@@ -11,7 +9,7 @@ export const AD_CABINET_TYPED_IN = [1, 1.1];
 export function cabinetForDropdownsFields(show: Record<string, string[]>): INodeProperties[] {
 	return cabinetIdFields(
 		show,
-		AD_CABINET_TYPED_IN,
+		AD_IDS_TYPED_IN,
 		'The cabinet (account) of the campaign. Only used to list its pixel events and audiences below; not sent with the ad.',
 		false,
 	);

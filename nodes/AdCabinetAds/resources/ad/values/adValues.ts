@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { readDate } from '../../../../shared/dates';
 import type { PlatformNames } from '../../../../shared/platform';
 import { invalidInput, listOf } from '../../../../shared/validation';
-import type { AdField, AdFieldKind } from '../fields/adFields';
+import { integerRule, type AdField, type AdFieldKind } from '../fields/adFields';
 
 export interface ReadContext {
 	node: INode;
@@ -30,6 +30,13 @@ function httpUrl(value: string): boolean {
 	}
 }
 
+/** A resource locator's value (From List or By ID), or the value itself (a typed field, an expression). */
+function locatorValue(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) && '__rl' in value
+		? (value as { value?: unknown }).value
+		: value;
+}
+
 /** The one value of a single-valued list field (KKTU, pixel event), or undefined when empty. */
 function single(
 	value: unknown,
@@ -37,10 +44,7 @@ function single(
 	field: AdField,
 	rule: string,
 ): string | undefined {
-	const raw =
-		value !== null && typeof value === 'object' && !Array.isArray(value) && '__rl' in value
-			? (value as { value?: unknown }).value
-			: value;
+	const raw = locatorValue(value);
 	const values = typeof raw === 'number' ? [String(raw)] : listOf(raw);
 	if (values.length > 1) throw invalidInput(ctx.node, field.displayName, rule, ctx.itemIndex, raw);
 	return values[0];
@@ -195,9 +199,11 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 		case 'utcOffset':
 			return readUtcOffset(value, field, ctx);
 		case 'integer': {
-			const n = toNumber(value);
+			// From node version 1.2 an ID field is a resource locator; its value is read by the same rule.
+			const given = locatorValue(value);
+			const n = toNumber(given);
 			if (n === undefined || !Number.isInteger(n) || n < kind.min) {
-				throw refuse(`must be a whole number of at least ${kind.min}`);
+				throw invalidInput(ctx.node, field.displayName, integerRule(kind.min), ctx.itemIndex, given);
 			}
 			return n;
 		}

@@ -139,6 +139,18 @@ describe('readFieldValue: numbers', () => {
 			/^Campaign ID: must be a whole number of at least 1/,
 		);
 	});
+
+	test('an ID picked From List or typed By ID is read by the same rule, quoting the value given', () => {
+		expect(read('campaign_id', { __rl: true, mode: 'list', value: '2201' })).toBe(2201);
+		expect(read('campaign_id', { __rl: true, mode: 'id', value: ' 2202 ' })).toBe(2202);
+		expect(read('campaign_id', { __rl: true, mode: 'id', value: 2203 })).toBe(2203);
+		expect(refusal(() => read('campaign_id', { __rl: true, mode: 'id', value: '12a' })).message).toBe(
+			'Campaign ID: must be a whole number of at least 1 (got "12a"). Nothing was sent to the API.',
+		);
+		expect(refusal(() => read('campaign_id', { __rl: true, mode: 'list', value: '' })).message).toBe(
+			'Campaign ID: must be a whole number of at least 1 (got ""). Nothing was sent to the API.',
+		);
+	});
 });
 
 describe('readFieldValue: choices, lists and flags', () => {

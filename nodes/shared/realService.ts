@@ -1,0 +1,118 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PAGE_BOUND_SLACK } from './constants';
+import { apiError } from './transport/errors';
+import {
+	apiRequest,
+	connectionOptions,
+	type ConnectionOptions,
+	type RequestContext,
+} from './transport/request';
+import { invalidInput } from './validation';
+import { PLATFORM_LABEL, platformNames, type PlatformNames } from './platform';
+
+/**
+ * Cabinets, campaigns and balances are endpoints of the real service (Telegram, Adstat) that the
+ * interface spec does not show. With the credential in the Generic form they are refused before
+ * anything is sent; `instead` says what to do without them (by default: type the IDs by hand).
+ */
+export async function realServiceCredentials(
+	ctx: IExecuteFunctions | ILoadOptionsFunctions,
+	itemIndex: number,
+	what: string,
+	instead = 'type the IDs by hand in the other operations',
+): Promise<{ credentials: ICredentialDataDecryptedObject; paths: NonNullable<PlatformNames['accounts']> }> {
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const names = platformNames(credentials, ctx.getNode(), itemIndex);
+	if (!names.accounts) {
+		throw invalidInput(
+			ctx.getNode(),
+			PLATFORM_LABEL,
+			`${what} exist only on the Telegram (Adstat) API; this credential's Platform is "${names.label}", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise ${instead}`,
+			itemIndex,
+		);
+	}
+	return { credentials, paths: names.accounts };
+}
+
+export interface OffsetListRequest {
+	path: string;
+	qs: IDataObject;
+	/** How many items to return at most (kept items, when `keep` is given). */
+	limit: number;
+	credentials: ICredentialDataDecryptedObject;
+	itemIndex?: number;
+	connection?: ConnectionOptions;
+	/** Where in the list to start; 0 by default. */
+	offset?: number;
+	/** Keeps only the items it accepts (a filter the API does not have); whole pages are then read. */
+	keep?: (item: IDataObject) => boolean;
+}
+
+/**
+ * A list the API pages by `offset` and `limit` and answers as `{items, count}`: read from `offset`
+ * until `limit` items are kept or `count` is reached, at most 500 a request. `next` is the offset
+ * of the first item not read, or undefined when the list has no more.
+ */
+export async function offsetPages(
+	ctx: RequestContext,
+	request: OffsetListRequest,
+): Promise<{ items: IDataObject[]; next?: number }> {
+	const out: IDataObject[] = [];
+	const { itemIndex } = request;
+	let offset = request.offset ?? 0;
+	let count = Infinity;
+	let requests = 0;
+	let ended = false;
+	while (out.length < request.limit && offset < count) {
+		const size = request.keep ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, request.limit - out.length);
+		const body = (await apiRequest.call(ctx, {
+			api: 'base',
+			method: 'GET',
+			path: request.path,
+			qs: { ...request.qs, offset, limit: size },
+			itemIndex,
+			connection: request.connection,
+			credentials: request.credentials,
+		})) as { items?: unknown; count?: unknown } | undefined;
+		requests++;
+		const items = body && Array.isArray(body.items) ? (body.items as IDataObject[]) : undefined;
+		if (!items) {
+			throw apiError(ctx.getNode(), {
+				message: `The Ad Cabinet API answered ${request.path} without an "items" list, so it is not the list asked for. It only reads data, so running it again is safe.`,
+				itemIndex,
+			});
+		}
+		if (typeof body?.count === 'number') count = body.count;
+		for (const item of items) {
+			if (out.length >= request.limit) break;
+			offset++;
+			if (!request.keep || request.keep(item)) out.push(item);
+		}
+		if (items.length === 0) {
+			ended = true;
+			break;
+		}
+		if (Number.isFinite(count) && requests > Math.ceil(count / MAX_PAGE_SIZE) + PAGE_BOUND_SLACK) {
+			throw apiError(ctx.getNode(), {
+				message: `The Ad Cabinet API kept answering ${request.path} with more pages than its count of ${count} needs, so paging stopped. It only reads data, so running it again is safe.`,
+				itemIndex,
+			});
+		}
+	}
+	return { items: out, next: ended || offset >= count ? undefined : offset };
+}
+
+/** The whole list (or its first `limit` items) for one item of a custom operation, with its Request Options. */
+export async function offsetList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: Omit<OffsetListRequest, 'itemIndex' | 'connection'>,
+): Promise<IDataObject[]> {
+	const connection = connectionOptions(ctx, itemIndex);
+	return (await offsetPages(ctx, { ...request, itemIndex, connection })).items;
+}
