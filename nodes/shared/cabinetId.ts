@@ -1,4 +1,4 @@
-import type { INode, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
 import { PLATFORM_NAMES } from './platform';
 import { invalidInput } from './validation';
 
@@ -39,31 +39,41 @@ export function cabinetIdFields(
 	const typed = cabinetIdField(show, description);
 	return [
 		{ ...typed, required, displayOptions: { show: { ...show, '@version': typedIn } } },
-		{
-			displayName: CABINET_ID_LABEL,
-			name: 'accountId',
-			type: 'resourceLocator',
-			required,
-			default: { mode: 'list', value: '' },
-			displayOptions: { show, hide: { '@version': typedIn } },
-			description: typed.description,
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					placeholder: 'Select a cabinet…',
-					typeOptions: { searchListMethod: 'searchCabinets', searchable: true },
-				},
-				{
-					displayName: 'By ID',
-					name: 'id',
-					type: 'string',
-					placeholder: `e.g. ${EXAMPLE}`,
-				},
-			],
-		},
+		cabinetLocator('accountId', { show, hide: { '@version': typedIn } }, typed.description ?? '', required),
 	];
+}
+
+/** The Cabinet ID picker itself: From List (the real service's cabinet names, searchable) or By ID. */
+export function cabinetLocator(
+	name: string,
+	displayOptions: IDisplayOptions,
+	description: string,
+	required = true,
+): INodeProperties {
+	return {
+		displayName: CABINET_ID_LABEL,
+		name,
+		type: 'resourceLocator',
+		required,
+		default: { mode: 'list', value: '' },
+		displayOptions,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a cabinet…',
+				typeOptions: { searchListMethod: 'searchCabinets', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${EXAMPLE}`,
+			},
+		],
+	};
 }
 
 /** A resource locator's value, or the value itself when it is plain (a saved text field, an expression). */
@@ -77,7 +87,13 @@ export function readCabinetId(node: INode, raw: unknown, itemIndex: number): str
 	const value = locatorValue(raw);
 	const id = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 	if (!id) {
-		throw invalidInput(node, CABINET_ID_LABEL, 'is required', itemIndex, typeof value === 'string' ? undefined : value);
+		throw invalidInput(
+			node,
+			CABINET_ID_LABEL,
+			`is required: pick a cabinet from the list, or give its ID, such as ${EXAMPLE} ("Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet's ID as account_id)`,
+			itemIndex,
+			typeof value === 'string' ? undefined : value,
+		);
 	}
 	if (/^0+$/.test(id)) {
 		throw invalidInput(node, CABINET_ID_LABEL, `must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`, itemIndex, value);

@@ -37,12 +37,20 @@ describe('Ad Cabinet Ads → Cabinet, Campaign and Balance (Telegram form)', () 
 		expect(apiRequests(sandbox()).at(-1)?.query).toMatchObject({ account_name: name.slice(0, 5).toUpperCase() });
 	});
 
-	test('Cabinet → Get reads one cabinet; an unknown one says so', async () => {
-		const { items } = await run({ resource: 'cabinet', operation: 'get', cabinetId: 'ACC07021' });
+	test('Cabinet → Get reads one cabinet picked from the list or given by ID; an unknown one says so', async () => {
+		const { items } = await run({ resource: 'cabinet', operation: 'get', cabinetId: { __rl: true, mode: 'list', value: 'ACC07021' } });
 		expect(items[0].json.account_uid).toBe('ACC07021');
 		expect(apiRequests(sandbox()).at(-1)?.path).toBe('/api/accounts/telegram/ACC07021');
-		const missing = await run({ resource: 'cabinet', operation: 'get', cabinetId: 'ACC99999' });
+		const byId = await run({ resource: 'cabinet', operation: 'get', cabinetId: { __rl: true, mode: 'id', value: ' ACC06163 ' } });
+		expect(byId.items[0].json.account_uid).toBe('ACC06163');
+		const missing = await run({ resource: 'cabinet', operation: 'get', cabinetId: { __rl: true, mode: 'id', value: 'ACC99999' } });
 		expect(missing.error?.message).toContain('Cabinet ACC99999 was not found. Pick an ID that "Get many cabinets" lists.');
+	});
+
+	test('Cabinet → Get with an expression that gives no cabinet is refused before any request', async () => {
+		const { error } = await run({ resource: 'cabinet', operation: 'get', cabinetId: { __rl: true, mode: 'id', value: '={{ $json.missing ?? "" }}' } });
+		expect(error?.message).toMatch(/^Cabinet ID: is required: pick a cabinet from the list, or give its ID.*Nothing was sent to the API\.$/);
+		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
 	test('Campaign → Get Many: every campaign with its cabinet and figures; period and status reach the API', async () => {

@@ -137,7 +137,7 @@ describe('Ad Cabinet Media: Upload', () => {
 			credentials: credentialsFor(sandbox()),
 			input: [fileItem(PNG, 'image/png', 'banner.png')],
 		});
-		expect(error?.message).toBe('Cabinet ID: is required. Nothing was sent to the API.');
+		expect(error?.message).toBe('Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 ("Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet\'s ID as account_id). Nothing was sent to the API.');
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 

@@ -131,7 +131,7 @@ describe('Ad Cabinet Pixel Events', () => {
 	test.each([
 		['a blank Title', params('create', { accountId: CABINET, title: '   ', type: 'custom' }), 'Title: is required'],
 		['a Type that resolves to empty', params('create', { accountId: CABINET, title: 'A', type: '={{ $json.type ?? "" }}' }), 'Type: is required'],
-		['a Cabinet ID that resolves to empty', params('getAll', { accountId: '={{ $json.cabinet ?? "" }}' }), 'Cabinet ID: is required'],
+		['a Cabinet ID that resolves to empty', params('getAll', { accountId: '={{ $json.cabinet ?? "" }}' }), 'Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 ("Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet\'s ID as account_id)'],
 		['a Cabinet ID of 0', params('getAll', { accountId: '0' }), 'Cabinet ID: must be the ID of a cabinet, such as ACC0000; 0 is no cabinet (got "0")'],
 		[
 			'an Event ID that resolves to blank',

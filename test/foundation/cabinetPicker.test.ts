@@ -57,7 +57,7 @@ describe('the Cabinet ID picker', () => {
 			parameters: { resource: 'media', operation: 'upload', accountId: { __rl: true, mode: 'list', value: '' }, source: 'url', fileUrl: 'https://example.com/a.png' },
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(error?.message).toMatch(/^Cabinet ID: is required\. Nothing was sent/);
+		expect(error?.message).toMatch(/^Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 .*\. Nothing was sent/);
 	});
 });
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { cabinetLocator, readCabinetId } from '../../../shared/cabinetId';
 import { eachItem } from '../../../shared/perItem';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { pick, simplifyFields } from '../../../shared/simplify';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
-import { invalidInput } from '../../../shared/validation';
 import { offsetList, realServiceCredentials } from '../../../shared/realService';
 
 /** What Simplify keeps of a cabinet: who it is and its money. */
@@ -74,16 +74,11 @@ export const cabinetDescription: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Cabinet ID',
-		name: 'cabinetId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. ACC0000',
-		displayOptions: { show: getShow },
-		description: 'The cabinet (account) ID, as "Get many cabinets" lists it',
-	},
+	cabinetLocator(
+		'cabinetId',
+		{ show: getShow },
+		'The cabinet (account) to read: pick it from the list, or give its ID (account_id in "Get many cabinets")',
+	),
 ];
 
 /** The detailed cabinet list of the naming map, with filters, by offset until count. */
@@ -108,9 +103,7 @@ export async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeE
 	return [
 		await eachItem(this, async (_item, i) => {
 			const { credentials, paths } = await realServiceCredentials(this, i, 'Cabinets');
-			const raw = this.getNodeParameter('cabinetId', i, '') as unknown;
-			const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
-			if (!id) throw invalidInput(this.getNode(), 'Cabinet ID', 'is required: a cabinet ID such as ACC0000', i, raw);
+			const id = readCabinetId(this.getNode(), this.getNodeParameter('cabinetId', i, '') as unknown, i);
 			const body = (await apiRequest.call(this, {
 				api: 'base',
 				method: 'GET',
