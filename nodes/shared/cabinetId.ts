@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
 import { PLATFORM_NAMES } from './platform';
-import { invalidInput } from './validation';
+import { invalidInput, locatorValue } from './validation';
 
 export const CABINET_ID_LABEL = 'Cabinet ID';
 
@@ -74,12 +74,6 @@ export function cabinetLocator(
 			},
 		],
 	};
-}
-
-/** A resource locator's value, or the value itself when it is plain (a saved text field, an expression). */
-function locatorValue(value: unknown): unknown {
-	if (value !== null && typeof value === 'object' && 'value' in value) return (value as { value: unknown }).value;
-	return value;
 }
 
 /** The cabinet ID without surrounding whitespace; refuses an empty one before any request. */

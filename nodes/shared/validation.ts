@@ -59,6 +59,16 @@ function shownValue(given: unknown): string {
 	return `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
 }
 
+/**
+ * A resource locator's value (From List or By ID), or the value itself when it is plain (a saved
+ * text field, an expression's result).
+ */
+export function locatorValue(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) && ('__rl' in value || 'mode' in value)
+		? (value as { value?: unknown }).value
+		: value;
+}
+
 /** Splits a comma- or newline-separated text (or an array from an expression) into trimmed values. */
 export function listOf(value: unknown): string[] {
 	if (value === undefined || value === null || value === '') return [];

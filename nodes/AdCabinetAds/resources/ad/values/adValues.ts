@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { readDate } from '../../../../shared/dates';
 import type { PlatformNames } from '../../../../shared/platform';
-import { invalidInput, listOf } from '../../../../shared/validation';
+import { invalidInput, listOf, locatorValue } from '../../../../shared/validation';
 import { integerRule, type AdField, type AdFieldKind } from '../fields/adFields';
 
 export interface ReadContext {
@@ -28,13 +28,6 @@ function httpUrl(value: string): boolean {
 	} catch {
 		return false;
 	}
-}
-
-/** A resource locator's value (From List or By ID), or the value itself (a typed field, an expression). */
-function locatorValue(value: unknown): unknown {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) && '__rl' in value
-		? (value as { value?: unknown }).value
-		: value;
 }
 
 /** The one value of a single-valued list field (KKTU, pixel event), or undefined when empty. */
