@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INode, INodeProperties, INodePropertyMode } from 'n8n-workflow';
 import { PLATFORM_NAMES } from './platform';
 import { invalidInput, locatorValue } from './validation';
 
@@ -43,6 +43,38 @@ export function cabinetIdFields(
 	];
 }
 
+/**
+ * An ID picker (a resource locator): From List, filled by a listSearch method with search, or By
+ * ID, with the ID's own check when it has one.
+ */
+export function idPicker(
+	property: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions' | 'required' | 'placeholder'>,
+	list: { method: string; placeholder: string },
+	byId: { placeholder?: string; validation?: INodePropertyMode['validation'] },
+): INodeProperties {
+	return {
+		...property,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: list.placeholder,
+				typeOptions: { searchListMethod: list.method, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: byId.placeholder,
+				...(byId.validation ? { validation: byId.validation } : {}),
+			},
+		],
+	};
+}
+
 /** The Cabinet ID picker itself: From List (the real service's cabinet names, searchable) or By ID. */
 export function cabinetLocator(
 	name: string,
@@ -50,30 +82,11 @@ export function cabinetLocator(
 	description: string,
 	required = true,
 ): INodeProperties {
-	return {
-		displayName: CABINET_ID_LABEL,
-		name,
-		type: 'resourceLocator',
-		required,
-		default: { mode: 'list', value: '' },
-		displayOptions,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a cabinet…',
-				typeOptions: { searchListMethod: 'searchCabinets', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: `e.g. ${EXAMPLE}`,
-			},
-		],
-	};
+	return idPicker(
+		{ displayName: CABINET_ID_LABEL, name, required, displayOptions, description },
+		{ method: 'searchCabinets', placeholder: 'Select a cabinet…' },
+		{ placeholder: `e.g. ${EXAMPLE}` },
+	);
 }
 
 /** The cabinet ID without surrounding whitespace; refuses an empty one before any request. */

@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { idPicker } from '../../../../shared/cabinetId';
 import {
 	AD_FIELDS,
 	AD_IDS_TYPED_IN,
@@ -165,36 +166,22 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 			if (!('picker' in kind)) return [typed];
 			return [
 				{ ...typed, displayOptions: { show: { '@version': AD_IDS_TYPED_IN } } },
-				{
-					...base,
-					type: 'resourceLocator',
-					default: { mode: 'list', value: '' },
-					displayOptions: { hide: { '@version': AD_IDS_TYPED_IN } },
-					modes: [
-						{
-							displayName: 'From List',
-							name: 'list',
-							type: 'list',
-							placeholder: kind.picker.listPlaceholder,
-							typeOptions: { searchListMethod: kind.picker.searchListMethod, searchable: true },
-						},
-						{
-							displayName: 'By ID',
-							name: 'id',
-							type: 'string',
-							placeholder: field.placeholder,
-							validation: [
-								{
-									type: 'regex',
-									properties: {
-										regex: '^\\s*[1-9][0-9]*\\s*$',
-										errorMessage: `${field.displayName} ${integerRule(kind.min)}`,
-									},
+				idPicker(
+					{ ...base, displayOptions: { hide: { '@version': AD_IDS_TYPED_IN } } },
+					{ method: kind.picker.searchListMethod, placeholder: kind.picker.listPlaceholder },
+					{
+						placeholder: field.placeholder,
+						validation: [
+							{
+								type: 'regex',
+								properties: {
+									regex: '^\\s*[1-9][0-9]*\\s*$',
+									errorMessage: `${field.displayName} ${integerRule(kind.min)}`,
 								},
-							],
-						},
-					],
-				},
+							},
+						],
+					},
+				),
 			];
 		}
 		case 'boolean':
