@@ -43,6 +43,7 @@ export async function runManually(
 	}
 	const flatted = require(join(runtime.modulesDir, 'flatted')) as { parse(text: string): unknown };
 	const deadline = Date.now() + timeoutMs;
+	let lastStatus = 'not saved';
 	while (Date.now() < deadline) {
 		let record: ExecutionRecord | undefined;
 		try {
@@ -53,16 +54,23 @@ export async function runManually(
 		} catch {
 			// not saved yet
 		}
-		if (record && !RUNNING.has(record.status)) {
-			return {
-				status: record.status,
-				mode: record.mode,
-				data: flatted.parse(record.data) as RunData['data'],
-			};
-		}
+		// n8n 1.x on SQLite writes an ended run's status and its data in two updates, not in one
+		// transaction: between them the record says "success" and still holds the placeholder data.
+		const data = record && !RUNNING.has(record.status) ? parsedRun(flatted, record) : undefined;
+		if (record && data) return { status: record.status, mode: record.mode, data };
+		if (record) lastStatus = record.status;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	throw new Error(
-		`execution ${started.executionId} of ${example.file} did not finish within ${timeoutMs / 1000}s`,
+		`execution ${started.executionId} of ${example.file} did not finish with its run data within ${timeoutMs / 1000}s (last status: ${lastStatus})`,
 	);
+}
+
+/** The run data of an ended execution record, or undefined while n8n has not written it yet. */
+function parsedRun(
+	flatted: { parse(text: string): unknown },
+	record: ExecutionRecord,
+): RunData['data'] | undefined {
+	const data = flatted.parse(record.data) as RunData['data'] | undefined;
+	return data?.resultData ? data : undefined;
 }
