@@ -3,18 +3,37 @@ import { runNode } from '../../harness';
 import { credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
 
-const NOW = '2026-11-20T12:00:00.000Z';
-const RESTATED_DAY = '2026-11-19';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/**
+ * The sandbox's clock, on the hour. The node checks the fine units' 5 days of history against the
+ * real clock, so every period is placed relative to it.
+ */
+const NOW_MS = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
+const NOW = new Date(NOW_MS).toISOString();
+/** The UTC day `offset` days from today, as YYYY-MM-DD. */
+const day = (offset: number) =>
+	new Date(Math.floor(NOW_MS / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
+/** Yesterday: whole, and within the fine units' history. */
+const RESTATED_DAY = day(-1);
+const restatedDate = new Date(`${RESTATED_DAY}T00:00:00Z`);
+/** The Monday of the week 17 days back, the first of the month 2 months back, the 1st of January last year. */
+const weekStart = day(-17 - ((new Date(`${day(-17)}T00:00:00Z`).getUTCDay() + 6) % 7));
+const monthStart = new Date(
+	Date.UTC(restatedDate.getUTCFullYear(), restatedDate.getUTCMonth() - 2, 1),
+).toISOString().slice(0, 10);
+const yearStart = `${restatedDate.getUTCFullYear() - 1}-01-01`;
+const END = `${RESTATED_DAY}T23:59:59Z`;
 
 /** A period of each unit holding several of its periods and the restated day (one cabinet's rows). */
 const PERIODS: Record<string, [string, string]> = {
-	'5_minutes': ['2026-11-19T11:00:00Z', '2026-11-19T11:19:59Z'],
-	'30_minutes': ['2026-11-19T10:00:00Z', '2026-11-19T11:29:59Z'],
-	hour: ['2026-11-19T09:00:00Z', '2026-11-19T11:59:59Z'],
-	day: ['2026-11-17T00:00:00Z', '2026-11-19T23:59:59Z'],
-	week: ['2026-11-02T00:00:00Z', '2026-11-19T23:59:59Z'],
-	month: ['2026-09-01T00:00:00Z', '2026-11-19T23:59:59Z'],
-	year: ['2025-01-01T00:00:00Z', '2026-11-19T23:59:59Z'],
+	'5_minutes': [`${RESTATED_DAY}T11:00:00Z`, `${RESTATED_DAY}T11:19:59Z`],
+	'30_minutes': [`${RESTATED_DAY}T10:00:00Z`, `${RESTATED_DAY}T11:29:59Z`],
+	hour: [`${RESTATED_DAY}T09:00:00Z`, `${RESTATED_DAY}T11:59:59Z`],
+	day: [`${day(-3)}T00:00:00Z`, END],
+	week: [`${weekStart}T00:00:00Z`, END],
+	month: [`${monthStart}T00:00:00Z`, END],
+	year: [`${yearStart}T00:00:00Z`, END],
 };
 // The spec's form, whose cabinet ids are numbers.
 const CABINET = '100001';
@@ -122,7 +141,7 @@ describe('row_key on every statistics row (Stats 1.2)', () => {
 
 	test('Simplify keeps row_key; version 1.1 and 1 nodes keep their rows without it', async () => {
 		const simple = await run(params('day', ['campaign'], {}, { simplify: true }));
-		expect(simple[0].row_key).toMatch(/^2026-11-\d\d\|d\|USD\|c\d+$/);
+		expect(simple[0].row_key).toMatch(/^\d{4}-\d\d-\d\d\|d\|USD\|c\d+$/);
 		expect(Object.keys(simple[0]).pop()).toBe('row_key');
 		for (const version of [1, 1.1]) {
 			const rows = await run(params('day', ['campaign'], {}), version);
