@@ -167,8 +167,9 @@ export async function runExample(
 	runtime: N8nRuntime,
 	rest: N8nRest,
 	example: Example,
+	timeoutMs?: number,
 ): Promise<RunData> {
-	return await runManually(runtime, rest, example, manualTriggerOf(example));
+	return await runManually(runtime, rest, example, manualTriggerOf(example), timeoutMs);
 }
 
 /**
