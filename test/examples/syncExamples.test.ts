@@ -29,17 +29,25 @@ function noteColumns(note: string): string[] {
 	return [...(listed?.[1] ?? '').matchAll(/`(\w+)`/g)].map((match) => match[1]);
 }
 
-describe('the sync examples (examples/sync/, run for real by npm run test:sync)', () => {
+describe('the sync examples (examples/sync/, run for real by npm run test:sync and test:sheets)', () => {
 	const sandbox = useSandbox();
 
-	test('there are two: PostgreSQL Insert or Update and data table Upsert, both matching on row_key', () => {
+	test('there are three: PostgreSQL Insert or Update, data table Upsert and Google Sheets Append or Update Row, each matching on row_key', () => {
 		const stores = examples.map((example) =>
-			example.nodes.find((n) => /\.(postgres|dataTable)$/.test(n.type)),
+			example.nodes.find((n) => /\.(postgres|dataTable|googleSheets)$/.test(n.type)),
 		);
 		expect(stores.map((node) => [node?.type, node?.parameters.operation]).sort()).toEqual([
 			['n8n-nodes-base.dataTable', 'upsert'],
+			['n8n-nodes-base.googleSheets', 'appendOrUpdate'],
 			['n8n-nodes-base.postgres', 'upsert'],
 		]);
+		const sheets = stores.find((node) => node?.type === 'n8n-nodes-base.googleSheets');
+		expect(sheets?.parameters).toMatchObject({
+			authentication: 'serviceAccount',
+			columns: { mappingMode: 'autoMapInputData', matchingColumns: ['row_key'] },
+			// Raw stores each value as sent: a key or a name is never read as a date or a number.
+			options: { cellFormat: 'RAW' },
+		});
 		const postgres = stores.find((node) => node?.type === 'n8n-nodes-base.postgres');
 		expect((postgres?.parameters.columns as { matchingColumns: string[] }).matchingColumns).toEqual(
 			['row_key'],
