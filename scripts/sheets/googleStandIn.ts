@@ -52,6 +52,7 @@ export interface StandInCall {
 	host: string;
 	/** The path with ids and ranges replaced by {id} and {range}. */
 	route: string;
+	/** `name=value`, and for a Sheets call the body's valueInputOption and request kinds. */
 	query: string[];
 	status: number;
 }
@@ -119,7 +120,7 @@ export class GoogleStandIn {
 			method: req.method ?? '',
 			host: url.hostname,
 			route: url.pathname,
-			query: [...new Set(url.searchParams.keys())].sort(),
+			query: [...url.searchParams].map(([k, v]) => `${k}=${v}`).sort(),
 			status: 0,
 		};
 		let status = 200;
@@ -227,6 +228,7 @@ export class GoogleStandIn {
 			call.route = '/v4/spreadsheets/{id}/values:batchUpdate';
 			const body = json();
 			const option = inputOption(body.valueInputOption);
+			call.query.push(`body: valueInputOption=${option}`);
 			const responses = ((body.data ?? []) as Array<{ range: string; values: unknown }>).map((d) =>
 				this.write(sheet, d.range, d.values, option),
 			);
@@ -238,6 +240,9 @@ export class GoogleStandIn {
 		} else if (req.method === 'POST' && rest === ':batchUpdate') {
 			call.route = '/v4/spreadsheets/{id}:batchUpdate';
 			const requests = (json().requests ?? []) as Array<Record<string, unknown>>;
+			call.query.push(
+				`body: requests[].${[...new Set(requests.flatMap((r) => Object.keys(r)))].join(',')}`,
+			);
 			return { spreadsheetId: sheet.id, replies: requests.map((r) => this.request(sheet, r)) };
 		}
 		throw new ApiError(501, 'NOT_IMPLEMENTED', `not implemented: ${req.method} ${url.pathname}`);

@@ -27,6 +27,7 @@ import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
 import { runManually } from '../e2e/manualRun';
 import { Checks } from '../lib/checks';
+import { tail } from '../lib/processes';
 import type { N8nServer } from '../lib/session';
 import {
 	finishStage,
@@ -43,6 +44,7 @@ import { GoogleStandIn, type Spreadsheet } from './googleStandIn';
 import { GOOGLE_HOSTS, makeKeys } from './keys';
 import { INSIDE, namespaceRefusal, runInNamespace } from './namespace';
 import { probeChecks } from './probe';
+import { standInChecks } from './standInChecks';
 import { byKey, inexactCells, readTab, snapshot, valueOf } from './sheetTable';
 import {
 	cellFormatOf,
@@ -66,7 +68,9 @@ type Row = Record<string, unknown>;
 async function awayFromMidnight(): Promise<void> {
 	const left = DAY_MS - (Date.now() % DAY_MS);
 	if (left > 4 * 60_000) return;
-	console.log(`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`);
+	console.log(
+		`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`,
+	);
 	await new Promise((resolve) => setTimeout(resolve, left + 5_000));
 }
 
@@ -326,39 +330,10 @@ async function inner(): Promise<number> {
 			sheets.USER_ENTERED,
 		);
 
-		// The calls the node made.
-		const calls = new Map<string, { count: number; statuses: Set<number> }>();
-		for (const call of standIn.calls) {
-			const line = `${call.method} https://${call.host}${call.route}${call.query.length ? ` ?${call.query.join('&')}` : ''}`;
-			const seen = calls.get(line) ?? { count: 0, statuses: new Set<number>() };
-			seen.count++;
-			seen.statuses.add(call.status);
-			calls.set(line, seen);
-		}
-		console.log(`\n▶ The Google calls n8n's nodes made (${standIn.calls.length} in all)`);
-		for (const [line, seen] of [...calls].sort())
-			console.log(`  ${line}  ×${seen.count} → ${[...seen.statuses].join(', ')}`);
-		await checks.check(
-			'every Google call was one the stand-in implements, and answered 200',
-			() => {
-				const refused = [...calls].filter(([, seen]) => [...seen.statuses].some((s) => s !== 200));
-				assert.deepEqual(
-					refused.map(([line]) => line),
-					[],
-				);
-				assert.ok(
-					[...calls.keys()].some((line) =>
-						line.startsWith('POST https://oauth2.googleapis.com/token'),
-					),
-				);
-			},
-		);
+		await standInChecks(checks, standIn, keys);
 	} catch (error) {
 		checks.fail('sheets stage', (error as Error).stack ?? String(error));
-		if (server)
-			console.log(
-				`--- ${server.log.logFile}\n${(await import('../lib/processes')).tail(server.log.logFile, 30)}`,
-			);
+		if (server) console.log(`--- ${server.log.logFile}\n${tail(server.log.logFile, 30)}`);
 	} finally {
 		await server?.stop();
 		await sandbox?.stop();
