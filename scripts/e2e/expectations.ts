@@ -394,7 +394,14 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			const rows = items('Stats by campaign').map((item) => item.json);
 			assert.ok(truth.length > 0, 'the sandbox has no rows for the period');
 			assert.equal(rows.length, truth.length, 'one item per statistics row (Return All)');
-			rows.forEach((row, index) => assert.deepEqual(row, truth[index], `row ${index}`));
+			rows.forEach((row, index) => {
+				const { row_key: key, ...figures } = row;
+				assert.deepEqual(figures, truth[index], `row ${index}`);
+				assert.ok(
+					String(key).endsWith(`|d|EUR|c${String(row.campaign_id)}`),
+					`row ${index}: row_key ${String(key)} names the unit, currency and campaign`,
+				);
+			});
 
 			const csv = file('CSV file');
 			assert.equal(csv.fileName, 'ad-stats.csv');
