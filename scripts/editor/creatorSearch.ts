@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import type { Checks } from '../lib/checks';
 import type { EditorBrowser } from './browser';
-import { SELECTORS, type NodeUnderTest } from './nodeChecks';
+import { openNewWorkflow, SELECTORS, type NodeUnderTest } from './nodeChecks';
 
 const TIMEOUT = 20_000;
 /** How long the list may take to settle after the last keystroke (n8n renders results lazily). */
@@ -33,7 +33,10 @@ async function listedTypes(page: Page, packageName: string): Promise<string[]> {
 	const ids = await entries.evaluateAll((elements) =>
 		elements.map((element) => element.getAttribute('data-keyboard-nav-id') ?? ''),
 	);
-	return [...new Set(ids)];
+	// An entry's id is its node type, a dash and an id of the entry: `<package>.<name>-<uuid>`.
+	return [
+		...new Set(ids.map((id) => id.replace(/-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i, ''))),
+	];
 }
 
 async function searchFor(page: Page, word: string): Promise<void> {
@@ -55,10 +58,13 @@ async function searchFor(page: Page, word: string): Promise<void> {
 export async function checkCreatorSearches(
 	checks: Checks,
 	browser: EditorBrowser,
+	baseUrl: string,
 	nodes: NodeUnderTest[],
 	packageName: string,
 ): Promise<void> {
 	const { page, events } = browser;
+	// A fresh new workflow: the checks before may leave the creator inside a node's actions.
+	await openNewWorkflow(page, baseUrl);
 	const byName = new Map(nodes.map((node) => [node.type.slice(packageName.length + 1), node]));
 	for (const { word, nodes: wanted } of CREATOR_SEARCHES) {
 		const expected = wanted === 'all' ? [...byName.keys()] : wanted;

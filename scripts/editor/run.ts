@@ -264,7 +264,7 @@ async function main(): Promise<number> {
 		const creator: Array<Awaited<ReturnType<typeof checkInNodeCreator>>> = [];
 		for (const node of nodes)
 			creator.push(await checkInNodeCreator(checks, browser, node, pkg.name));
-		await checkCreatorSearches(checks, browser, nodes, pkg.name);
+		await checkCreatorSearches(checks, browser, server.url, nodes, pkg.name);
 		console.log(`  (${seconds(Date.now() - t)})`);
 
 		for (const [index, node] of nodes.entries()) {

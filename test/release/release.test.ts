@@ -176,7 +176,9 @@ describe('licence', () => {
 describe('README links on npmjs.com', () => {
 	const readme = read('README.md');
 	const relative = (markdown: string) =>
-		rules.readmeLinkProblems(markdown, filled, root).filter((p) => p.detail.includes('a relative link'));
+		rules
+			.readmeLinkProblems(markdown, filled, root)
+			.filter((p) => p.detail.includes('a relative link'));
 
 	it('the README in the repository links relatively and holds no placeholder', () => {
 		expect(readme).not.toMatch(/FILL_IN/);
@@ -209,9 +211,9 @@ describe('README links on npmjs.com', () => {
 		expect(rules.npmReadme(withPlaceholder, filled, root).problems).toEqual([
 			expect.stringMatching(/^README line \d+ holds FILL_IN/),
 		]);
-		expect(() => rules.npmReadme(`${readme}\n[gone](docs/no-such-page.md)\n`, filled, root)).toThrow(
-			/names no file of this repository/,
-		);
+		expect(() =>
+			rules.npmReadme(`${readme}\n[gone](docs/no-such-page.md)\n`, filled, root),
+		).toThrow(/names no file of this repository/);
 	});
 
 	it('a relative link or picture is found, and release:links makes it absolute from repository', () => {
@@ -233,11 +235,16 @@ describe('README links on npmjs.com', () => {
 		const old = rules.rewriteReadme(readme, filled, root);
 		const moved = {
 			...filled,
-			repository: { type: 'git', url: 'git+https://github.com/another-owner/n8n-nodes-ad-cabinet.git' },
+			repository: {
+				type: 'git',
+				url: 'git+https://github.com/another-owner/n8n-nodes-ad-cabinet.git',
+			},
 		};
 		const stale = rules.readmeLinkProblems(old, moved, root);
 		expect(stale.length).toBeGreaterThan(0);
 		expect(stale.every((p) => /another-owner/.test(p.detail))).toBe(true);
-		expect(rules.readmeLinkProblems(rules.rewriteReadme(old, moved, root), moved, root)).toEqual([]);
+		expect(rules.readmeLinkProblems(rules.rewriteReadme(old, moved, root), moved, root)).toEqual(
+			[],
+		);
 	});
 });
