@@ -302,6 +302,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 				(sheet.parameters.columns as { matchingColumns: string[] }).matchingColumns,
 				['row_key'],
 			);
+			assert.deepEqual(sheet.parameters.options, { cellFormat: 'RAW' }, 'cells written as sent');
 		},
 	},
 	'audience-from-sheet.json': {
