@@ -39,7 +39,7 @@ export class AdCabinetApi implements ICredentialType {
 					description: 'The real service at client.adstat.pro and clientapi.adstat.pro',
 				},
 				{
-					name: 'Generic (as in the interface spec)',
+					name: 'Generic (ext paths and fields)',
 					value: 'ext',
 					description: 'The generic form, with "ext" in every path and field name',
 				},

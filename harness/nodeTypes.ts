@@ -31,6 +31,8 @@ const CORE_NODES: Record<string, string> = {
 	if: 'If/If.node.js',
 	merge: 'Merge/Merge.node.js',
 	summarize: 'Transform/Summarize/Summarize.node.js',
+	// Only switched off in the examples (a disabled node passes its items on), so never run here.
+	googleSheets: 'Google/Sheet/GoogleSheets.node.js',
 };
 
 /** A test-only node that emits the items given in its `items` parameter, to feed a node under test. */

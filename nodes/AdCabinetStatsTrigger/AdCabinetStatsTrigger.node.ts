@@ -95,7 +95,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each row is emitted once its period has ended and settled (or on every change, if chosen). The state lives in the workflow, so restarts and queue mode neither lose nor repeat rows.',
+					'Each row is emitted once its period has ended and settled (or on every change, if chosen). Its place is kept in the workflow, so a restart neither loses nor repeats rows. In queue mode a worker that dies mid-run loses the rows of that run on n8n 2.x and repeats them on n8n 1.x: write with an upsert on row_key and, where every row counts, keep the store true with a scheduled Get Many of the last few days.',
 				name: 'triggerNotice',
 				type: 'notice',
 				default: '',
@@ -166,7 +166,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 						default: 60,
 						typeOptions: { minValue: 0 },
 						description:
-							'How long after a period ends its figures are taken as final. Default: 60 for day, week, month and year; 15 for finer units.',
+							'How long after a period ends its figures are taken as final. Without this option: 60 for day, week, month and year; 15 for hour, 30 minutes and 5 minutes. Once added, the value set here (60 unless changed) applies to every unit.',
 					},
 				],
 			},

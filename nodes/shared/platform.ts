@@ -113,7 +113,7 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, PlatformNames>> = {
 	},
 	ext: {
 		platform: 'ext',
-		label: 'Generic (as in the interface spec)',
+		label: 'Generic (ext paths and fields)',
 		paths: {
 			legacyReport: '/api/report/extview',
 			adCreate: '/api/advertisement/ext/',

@@ -249,8 +249,9 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 	},
 	'stats-trigger-to-sheet.json': {
 		run: 'manual',
-		title: '"Fetch Test Event" gives the latest settled campaign rows, written to an xlsx sheet',
-		check({ items, sheet, requests, sandbox, startedAt }) {
+		title:
+			'"Fetch Test Event" gives the latest settled campaign rows with row_key, for Google Sheets Append or Update Row on row_key',
+		check({ example, items, requests, sandbox, startedAt }) {
 			assert.ok(requests.length >= 1, 'no statistics request reached the sandbox');
 			for (const request of requests) assert.equal(request.path, '/api/v1/stats/page');
 			const first = requests[0].body as Record<string, unknown>;
@@ -268,18 +269,40 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 				.map(numeric);
 			assert.ok(settled.length > 0, 'the sandbox has settled rows in the window');
 			const rows = items('New stats rows').map((item) => item.json);
-			assert.deepEqual(rows, settled.slice(-5), 'the 5 latest settled rows, as numbers');
-
-			const xlsx = sheet('Sheet file');
-			assert.equal(xlsx.fileName, 'new-ad-stats.xlsx');
-			assert.deepEqual(xlsx.sheetNames, ['Stats']);
-			const [header, ...lines] = xlsx.rows;
-			assert.deepEqual(header, Object.keys(rows[0]), 'header row');
 			assert.deepEqual(
-				lines,
-				rows.map((row) => header.map((key) => row[String(key)])),
-				'one sheet row per emitted row',
+				rows.map((row) => {
+					const rest = { ...row };
+					delete rest.row_key;
+					delete rest.restated;
+					return rest;
+				}),
+				settled.slice(-5),
+				'the 5 latest settled rows, as numbers',
 			);
+			// With Re-Check on, a test event is never a correction.
+			assert.deepEqual(
+				rows.map((row) => row.restated),
+				rows.map(() => false),
+			);
+			const keys = rows.map((row) => String(row.row_key));
+			for (const [index, key] of keys.entries()) {
+				const row = rows[index];
+				assert.ok(
+					key.endsWith(`|d|EUR|c${String(row.campaign_id)}`),
+					`row ${index}: row_key ${key} names the unit, currency and campaign`,
+				);
+			}
+			assert.equal(new Set(keys).size, keys.length, 'no two rows share a row_key');
+
+			const sheet = example.workflow.nodes.find((node) => node.name === 'Write to sheet');
+			assert.ok(sheet, 'the example writes to a Google Sheet');
+			assert.equal(sheet.type, 'n8n-nodes-base.googleSheets');
+			assert.equal(sheet.parameters.operation, 'appendOrUpdate');
+			assert.deepEqual(
+				(sheet.parameters.columns as { matchingColumns: string[] }).matchingColumns,
+				['row_key'],
+			);
+			assert.deepEqual(sheet.parameters.options, { cellFormat: 'RAW' }, 'cells written as sent');
 		},
 	},
 	'audience-from-sheet.json': {
@@ -372,7 +395,14 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			const rows = items('Stats by campaign').map((item) => item.json);
 			assert.ok(truth.length > 0, 'the sandbox has no rows for the period');
 			assert.equal(rows.length, truth.length, 'one item per statistics row (Return All)');
-			rows.forEach((row, index) => assert.deepEqual(row, truth[index], `row ${index}`));
+			rows.forEach((row, index) => {
+				const { row_key: key, ...figures } = row;
+				assert.deepEqual(figures, truth[index], `row ${index}`);
+				assert.ok(
+					String(key).endsWith(`|d|EUR|c${String(row.campaign_id)}`),
+					`row ${index}: row_key ${String(key)} names the unit, currency and campaign`,
+				);
+			});
 
 			const csv = file('CSV file');
 			assert.equal(csv.fileName, 'ad-stats.csv');

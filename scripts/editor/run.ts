@@ -7,7 +7,8 @@
  *  2. `n8n start`; the owner signs in; one workflow per node of ours, holding that node alone with
  *     the sandbox credential, created over REST.
  *  3. For each of the seven nodes: found by its display name in the node creator with its icon
- *     loaded; its workflow opens with the node on the canvas; a double-click opens its panel with
+ *     loaded; the searches "Telegram", "Telegram Ads", "Adstat", "ads" and "statistics" list the
+ *     nodes they should (creatorSearch.ts, through the codex aliases); its workflow opens with the node on the canvas; a double-click opens its panel with
  *     the sandbox credential and the main parameters of its default operation (derived from the
  *     description n8n serves); no error toast, no console or page error about the package; a
  *     screenshot of the panel into a folder printed at the end.
@@ -35,6 +36,7 @@ import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib
 import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../lib/workflows';
 import { CHROMIUM_PATH, openEditorBrowser, VIEWPORT, type EditorBrowser } from './browser';
 import { checkCabinetPicker } from './cabinetPicker';
+import { checkCreatorSearches } from './creatorSearch';
 import { latestVersion, mainParameters, type ServedNodeDescription } from './parameters';
 import {
 	assertIconRendered,
@@ -262,6 +264,7 @@ async function main(): Promise<number> {
 		const creator: Array<Awaited<ReturnType<typeof checkInNodeCreator>>> = [];
 		for (const node of nodes)
 			creator.push(await checkInNodeCreator(checks, browser, node, pkg.name));
+		await checkCreatorSearches(checks, browser, server.url, nodes, pkg.name);
 		console.log(`  (${seconds(Date.now() - t)})`);
 
 		for (const [index, node] of nodes.entries()) {

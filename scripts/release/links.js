@@ -1,7 +1,9 @@
-// `npm run release:links`: after `repository` in package.json is filled in (or changed), sets
-// `bugs` and `homepage` from it and rewrites the README's links to files of this repository as
-// absolute addresses on its default branch (pictures through raw.githubusercontent.com), so they
-// work on npmjs.com, which shows the README without the repository's files. Prints what changed.
+// `npm run release:links`: sets `bugs` and `homepage` in package.json from `repository`, and
+// rewrites the README's relative links to files of this repository as absolute addresses on its
+// default branch (pictures through raw.githubusercontent.com), so they work on npmjs.com, which
+// shows the README without the repository's files. The publish workflow runs it on its checkout
+// before packing; in the repository the README keeps its relative links, so after running it by
+// hand commit package.json only. Prints what changed.
 'use strict';
 
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -38,6 +40,6 @@ if (after !== before) {
 }
 console.log(
 	changed
-		? 'Review and commit the changes.'
+		? 'Commit package.json if it changed. Keep README.md relative in the repository (git checkout README.md): the publish workflow makes its links absolute at publish.'
 		: 'Nothing to change: the links already follow package.json.',
 );

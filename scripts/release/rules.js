@@ -249,6 +249,43 @@ function rewriteReadme(markdown, pkg, root) {
 	return out;
 }
 
+/**
+ * The README as npmjs.com will show it, and what stands in the way. In the repository the README's
+ * links and pictures are relative (they work on GitHub and in a clone); at publish the workflow runs
+ * `npm run release:links`, which makes them absolute from package.json's `repository`, the form
+ * built here. Returns {shown, problems, todos}: problems are a README in the repository that holds a
+ * placeholder, a link to a file that does not exist, or a link the rewrite leaves relative or wrong;
+ * todos say that the shown README still carries package.json's placeholder (a failure at publish).
+ */
+function npmReadme(markdown, pkg, root) {
+	const problems = [];
+	const todos = [];
+	markdown.split('\n').forEach((line, index) => {
+		if (PLACEHOLDER.test(line))
+			problems.push(
+				`README line ${index + 1} holds FILL_IN: in the repository write links relative (npm run release:links makes them absolute from repository.url at publish), and fill repository.url in package.json`,
+			);
+	});
+	if (!githubRepository(pkg)) {
+		problems.push(
+			'package.json "repository" is not a GitHub repository: the README links cannot be made absolute from it',
+		);
+		return { shown: markdown, problems, todos };
+	}
+	const shown = rewriteReadme(markdown, pkg, root);
+	for (const p of readmeLinkProblems(shown, pkg, root))
+		problems.push(`README line ${p.line} as npm shows it: ${p.target}: ${p.detail}`);
+	const placeholders = shown
+		.split('\n')
+		.map((line, index) => (PLACEHOLDER.test(line) ? index + 1 : 0))
+		.filter(Boolean);
+	if (placeholders.length && !PLACEHOLDER.test(markdown))
+		todos.push(
+			`repository.url is still the placeholder, so the README as npm shows it would link to it on ${placeholders.length} line(s) (${placeholders.slice(0, 5).join(', ')}${placeholders.length > 5 ? ', …' : ''}): fill repository.url in package.json`,
+		);
+	return { shown, problems, todos };
+}
+
 /** package.json's bugs and homepage as repository.url implies them. */
 function derivedIdentity(pkg) {
 	const repo = githubRepository(pkg);
@@ -316,6 +353,7 @@ function workflowProblems(root, pkg) {
 			const order = [
 				['npm ci', /^npm ci\b/m],
 				['npm run build', /^npm run build\b/m],
+				['npm run release:links', /^npm run release:links\b/m],
 				['npm run release:check -- --publish', /^npm run release:check -- --publish\b/m],
 				[
 					'npm publish --provenance --access public',
@@ -390,6 +428,7 @@ module.exports = {
 	readmeLinks,
 	readmeLinkProblems,
 	rewriteReadme,
+	npmReadme,
 	derivedIdentity,
 	workflowProblems,
 };

@@ -80,7 +80,7 @@ describe('Ad Cabinet Ads → Cabinet, Campaign and Balance (Telegram form)', () 
 			{ resource: 'balance', operation: 'get' },
 		]) {
 			const { error } = await run(parameters, { ...credentialsFor(sandbox()), platform: 'ext' } as ReturnType<typeof credentialsFor>);
-			expect(error?.message).toMatch(/exist only on the Telegram \(Adstat\) API; this credential's Platform is "Generic \(as in the interface spec\)", whose API has no such endpoint/);
+			expect(error?.message).toMatch(/exist only on the Telegram \(Adstat\) API; this credential's Platform is "Generic \(ext paths and fields\)", whose API has no such endpoint/);
 			expect(error?.message).toContain('Nothing was sent to the API.');
 		}
 		expect(apiRequests(sandbox())).toHaveLength(0);

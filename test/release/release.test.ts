@@ -25,6 +25,11 @@ interface Rules {
 	licenceProblems(text: string | undefined, pkg: PackageJson): string[];
 	readmeLinkProblems(markdown: string, pkg: PackageJson, root: string): Problem[];
 	rewriteReadme(markdown: string, pkg: PackageJson, root: string): string;
+	npmReadme(
+		markdown: string,
+		pkg: PackageJson,
+		root: string,
+	): { shown: string; problems: string[]; todos: string[] };
 	workflowProblems(root: string, pkg: PackageJson): string[];
 }
 
@@ -67,6 +72,10 @@ describe('GitHub workflows', () => {
 		const runs = Object.values(doc.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''));
 		expect(runs).toContain('npm publish --provenance --access public');
 		expect(runs).toContain('npm run release:check -- --publish');
+		expect(runs.indexOf('npm run release:links')).toBeGreaterThan(-1);
+		expect(runs.indexOf('npm run release:links')).toBeLessThan(
+			runs.indexOf('npm run release:check -- --publish'),
+		);
 	});
 
 	it('ci.yml and dependabot.yml parse, and every rule holds for the files in the repository', () => {
@@ -86,6 +95,11 @@ describe('GitHub workflows', () => {
 			'publishing before the release check',
 			(t: string) => t.replace('npm run release:check -- --publish', 'echo skipped'),
 			/release:check -- --publish/,
+		],
+		[
+			'publishing a README whose links were not made absolute',
+			(t: string) => t.replace('npm run release:links', 'echo skipped'),
+			/release:links/,
 		],
 		['on Node 20', (t: string) => t.replace("node-version: '24'", "node-version: '20'"), /Node 24/],
 		['broken YAML', (t: string) => `${t}\n  - : [`, /not valid YAML/],
@@ -161,17 +175,52 @@ describe('licence', () => {
 
 describe('README links on npmjs.com', () => {
 	const readme = read('README.md');
+	const relative = (markdown: string) =>
+		rules
+			.readmeLinkProblems(markdown, filled, root)
+			.filter((p) => p.detail.includes('a relative link'));
 
-	it('the README has no relative link and every link into the repository is built from package.json', () => {
-		expect(rules.readmeLinkProblems(readme, pkg, root)).toEqual([]);
+	it('the README in the repository links relatively and holds no placeholder', () => {
+		expect(readme).not.toMatch(/FILL_IN/);
+		expect(relative(readme).length).toBeGreaterThan(0);
+	});
+
+	it('as npm shows it (after release:links) every link is absolute, from repository, with no placeholder', () => {
+		const { shown, problems, todos } = rules.npmReadme(readme, filled, root);
+		expect(problems).toEqual([]);
+		expect(todos).toEqual([]);
+		expect(relative(shown)).toEqual([]);
+		expect(shown).not.toMatch(/FILL_IN/);
+		expect(shown).toContain(
+			'(https://raw.githubusercontent.com/example-owner-for-tests/n8n-nodes-ad-cabinet/HEAD/docs/images/example-workflow.png)',
+		);
+		expect(shown).toContain(
+			'(https://github.com/example-owner-for-tests/n8n-nodes-ad-cabinet/tree/HEAD/examples)',
+		);
+		expect(rules.readmeLinkProblems(shown, filled, root)).toEqual([]);
+	});
+
+	it('while repository.url is FILL_IN, the README as npm would show it is a TODO, which --publish turns into a failure', () => {
+		const { problems, todos } = rules.npmReadme(readme, pkg, root);
+		expect(problems).toEqual([]);
+		expect(todos).toEqual([expect.stringMatching(/^repository\.url is still the placeholder/)]);
+	});
+
+	it('a placeholder written into the README, or a link to a missing file, is a problem', () => {
+		const withPlaceholder = `${readme}\n[x](https://github.com/FILL_IN_OWNER/n8n-nodes-ad-cabinet/blob/HEAD/docs/releasing.md)\n`;
+		expect(rules.npmReadme(withPlaceholder, filled, root).problems).toEqual([
+			expect.stringMatching(/^README line \d+ holds FILL_IN/),
+		]);
+		expect(() =>
+			rules.npmReadme(`${readme}\n[gone](docs/no-such-page.md)\n`, filled, root),
+		).toThrow(/names no file of this repository/);
 	});
 
 	it('a relative link or picture is found, and release:links makes it absolute from repository', () => {
 		const edited = `${readme}\n![A picture](docs/images/stats-node-panel.png) and [the guide](docs/development.md#commands)\n`;
-		expect(rules.readmeLinkProblems(edited, pkg, root).map((p) => p.target)).toEqual([
-			'docs/images/stats-node-panel.png',
-			'docs/development.md#commands',
-		]);
+		expect(relative(edited).map((p) => p.target)).toEqual(
+			expect.arrayContaining(['docs/images/stats-node-panel.png', 'docs/development.md#commands']),
+		);
 		const rewritten = rules.rewriteReadme(edited, filled, root);
 		expect(rewritten).toContain(
 			'![A picture](https://raw.githubusercontent.com/example-owner-for-tests/n8n-nodes-ad-cabinet/HEAD/docs/images/stats-node-panel.png)',
@@ -182,18 +231,20 @@ describe('README links on npmjs.com', () => {
 		expect(rules.readmeLinkProblems(rewritten, filled, root)).toEqual([]);
 	});
 
-	it('after repository changes, the old links are found until release:links rewrites them', () => {
-		const stale = rules.readmeLinkProblems(readme, filled, root);
+	it('after repository changes, links made for the old one are found until release:links rewrites them', () => {
+		const old = rules.rewriteReadme(readme, filled, root);
+		const moved = {
+			...filled,
+			repository: {
+				type: 'git',
+				url: 'git+https://github.com/another-owner/n8n-nodes-ad-cabinet.git',
+			},
+		};
+		const stale = rules.readmeLinkProblems(old, moved, root);
 		expect(stale.length).toBeGreaterThan(0);
-		expect(
-			stale.every(
-				(p) =>
-					p.detail.includes('https://github.com/example-owner-for-tests/') ||
-					p.detail.includes('https://raw.githubusercontent.com/example-owner-for-tests/'),
-			),
-		).toBe(true);
-		expect(
-			rules.readmeLinkProblems(rules.rewriteReadme(readme, filled, root), filled, root),
-		).toEqual([]);
+		expect(stale.every((p) => /another-owner/.test(p.detail))).toBe(true);
+		expect(rules.readmeLinkProblems(rules.rewriteReadme(old, moved, root), moved, root)).toEqual(
+			[],
+		);
 	});
 });

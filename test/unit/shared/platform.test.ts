@@ -162,7 +162,7 @@ describe('the platform comes from the credential', () => {
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as NodeOperationError).message).toBe(
-			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic (as in the interface spec)); choose one in the credential (got "Telegram"). Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic (ext paths and fields)); choose one in the credential (got "Telegram"). Nothing was sent to the API.',
 		);
 		expect((error as NodeOperationError).context.itemIndex).toBe(3);
 	});

@@ -171,7 +171,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 				default: DEFAULT_PARALLEL_REQUESTS,
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 				description:
-					'How many pages Return All may fetch at the same time. More is faster over a slow network; 1 fetches one page after another. The rows and their order are the same either way.',
+					'Applies only when the credential\'s Rate Limit Requests is 0 (pacing off): how many pages Return All may fetch at the same time, where more is faster over a slow network. With pacing on (the default) pages are always fetched one after another, since parallel parts would only spend more of the rate limit. The rows and their order are the same either way.',
 			},
 		],
 	},
