@@ -2,9 +2,12 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import type { PlatformNames } from '../../../shared/platform';
 import { adIdField, readAdId } from './fields/adId';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { adHint } from './hints';
 
 const show = { resource: ['ad'], operation: ['get'] };
 
@@ -18,3 +21,15 @@ export async function prepareAdGet(
 ): Promise<void> {
 	options.url = names.paths.ad(readAdId(this));
 }
+
+export const adGetOperation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get an ad',
+	description: 'Get the full settings of one ad',
+	routing: {
+		request: { method: 'GET' },
+		...routed({ prepare: prepareAdGet, hint: adHint('get') }),
+		output: { postReceive: [recordToItem()] },
+	},
+};

@@ -3,10 +3,13 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields, simplifyItems } from '../../../shared/simplify';
+import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
+import { listToItems, routed } from '../../../shared/transport/routing';
 
 /** What Simplify keeps of an ad in the list. */
 const SIMPLE_AD_FIELDS = [
@@ -105,7 +108,9 @@ export async function prepareAdGetAll(
 ): Promise<void> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
-	readLimit(node, itemIndex, (name) => this.getNodeParameter(name, name === 'returnAll' ? false : 50));
+	readLimit(node, itemIndex, (name) =>
+		this.getNodeParameter(name, name === 'returnAll' ? false : 50),
+	);
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (filters.period !== undefined) {
@@ -128,3 +133,22 @@ export async function prepareAdGetAll(
 	options.qs = { ...(options.qs ?? {}), ...qs };
 	options.arrayFormat = 'repeat';
 }
+
+export const adGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many ads',
+	description: 'List ads with their figures',
+	routing: {
+		request: { method: 'GET', url: PATHS.adList },
+		...routed({
+			prepare: prepareAdGetAll,
+			offsetPages: {
+				pageSize: MAX_PAGE_SIZE,
+				offsetParameter: 'offset',
+				limitParameter: 'limit',
+			},
+		}),
+		output: { postReceive: [listToItems(['data']), simplifyAds] },
+	},
+};

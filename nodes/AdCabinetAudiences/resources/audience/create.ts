@@ -345,3 +345,11 @@ export async function executeAudienceCreate(this: IExecuteFunctions): Promise<IN
 	if (source === 'url') return [await eachItem(this, async (_item, i) => await fromUrl(this, i))];
 	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }
+
+export const audienceCreateOperation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create an audience',
+	description:
+		'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items',
+};

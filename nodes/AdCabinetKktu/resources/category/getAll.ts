@@ -4,11 +4,13 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { flattenKktu, matchesKktu, type KktuNode } from '../../../shared/kktu';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
-import { requireJsonBody } from '../../../shared/transport/routing';
+import { requireJsonBody, routed } from '../../../shared/transport/routing';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { PATHS } from '../../../shared/constants';
 
 const show = { resource: ['category'], operation: ['getAll'] };
 
@@ -76,7 +78,11 @@ export async function flattenCategories(
 ): Promise<INodeExecutionData[]> {
 	requireJsonBody(response);
 	const body = response.body as { items?: unknown } | unknown[] | null;
-	const tree = Array.isArray(body) ? body : body && Array.isArray(body.items) ? body.items : undefined;
+	const tree = Array.isArray(body)
+		? body
+		: body && Array.isArray(body.items)
+			? body.items
+			: undefined;
 	if (!tree) throw new InvalidJsonResponse(response.statusCode);
 	const { onlySelectable, search, limit } = readSettings(this);
 	const out: INodeExecutionData[] = [];
@@ -88,3 +94,16 @@ export async function flattenCategories(
 	}
 	return out;
 }
+
+export const categoryGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many KKTU categories',
+	description:
+		'Flat list of categories with their level and path; by default only the third-level ones an ad accepts',
+	routing: {
+		request: { method: 'GET', url: PATHS.kktu },
+		...routed({ prepare: checkCategoryGetAll }),
+		output: { postReceive: [flattenCategories] },
+	},
+};

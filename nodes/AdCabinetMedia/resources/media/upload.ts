@@ -234,3 +234,11 @@ export async function executeMediaUpload(this: IExecuteFunctions): Promise<INode
 	const secrets = secretsOf(credentials);
 	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secrets))];
 }
+
+export const mediaUploadOperation: INodePropertyOptions = {
+	name: 'Upload',
+	value: 'upload',
+	action: 'Upload a media file',
+	description:
+		'Send an image or video from an input binary field; returns the media token for an ad',
+};

@@ -1,7 +1,15 @@
-import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import { cabinetOf, eventField, eventOf, PIXEL_CABINET_TYPED_IN } from './fields';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['delete'] };
 
@@ -28,3 +36,20 @@ export function deletedFallback(this: IExecuteSingleFunctions): IDataObject {
 		success: true,
 	};
 }
+
+export const pixelEventDeleteOperation: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a pixel event',
+	description: 'Remove a tag event from a cabinet',
+	routing: {
+		// The path names the cabinet and the event: preparePixelEventDelete writes it.
+		request: { method: 'DELETE' },
+		...routed({
+			idempotent: false,
+			prepare: preparePixelEventDelete,
+			hint: pixelEventHint('delete'),
+		}),
+		output: { postReceive: [recordToItem(deletedFallback)] },
+	},
+};

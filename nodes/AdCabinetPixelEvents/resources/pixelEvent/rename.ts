@@ -1,7 +1,15 @@
-import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import { cabinetOf, eventField, eventOf, requiredText, PIXEL_CABINET_TYPED_IN } from './fields';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['rename'] };
 
@@ -39,3 +47,20 @@ export function renamedFallback(this: IExecuteSingleFunctions): IDataObject {
 		success: true,
 	};
 }
+
+export const pixelEventRenameOperation: INodePropertyOptions = {
+	name: 'Rename',
+	value: 'rename',
+	action: 'Rename a pixel event',
+	description: 'Give a tag event a new title',
+	routing: {
+		// The path names the event: preparePixelEventRename writes it.
+		request: { method: 'PATCH' },
+		...routed({
+			idempotent: false,
+			prepare: preparePixelEventRename,
+			hint: pixelEventHint('rename'),
+		}),
+		output: { postReceive: [recordToItem(renamedFallback)] },
+	},
+};

@@ -3,10 +3,12 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { readDate, zonedIso, type Instant } from '../../../shared/dates';
 import { PLATFORM_NAMES, type PlatformNames } from '../../../shared/platform';
 import { invalidInput, listOf } from '../../../shared/validation';
+import { listToItems, routed } from '../../../shared/transport/routing';
 
 const show = { resource: ['legacyReport'], operation: ['get'] };
 
@@ -174,3 +176,16 @@ export async function buildLegacyReportBody(
 export function legacyReportHint(): string | undefined {
 	return new Date().toISOString().slice(0, 10) > LEGACY_DISABLED_ON ? LEGACY_NOTICE : undefined;
 }
+
+export const legacyReportGetOperation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get the legacy report',
+	description: 'Deprecated statistics report, switched off by the API on 28 February 2026',
+	routing: {
+		// The path names the platform: buildLegacyReportBody writes it.
+		request: { method: 'POST' },
+		...routed({ idempotent: true, prepare: buildLegacyReportBody, hint: legacyReportHint }),
+		output: { postReceive: [listToItems(['results'])] },
+	},
+};

@@ -1,0 +1,94 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { eachItem } from '../../../shared/perItem';
+import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { pick, simplifyFields } from '../../../shared/simplify';
+import { offsetList, realServiceCredentials } from '../../../shared/realService';
+
+/** What Simplify keeps of a cabinet: who it is and its money. */
+export const SIMPLE_CABINET_FIELDS = [
+	'account_id',
+	'account_name',
+	'status',
+	'balance_available',
+	'balance_active',
+	'balance_total',
+	'balance_spent',
+	'legal_name',
+];
+
+const show = { resource: ['cabinet'], operation: ['getAll'] };
+
+export const cabinetGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many cabinets',
+	description: 'The cabinets of the account, each with its four balances',
+};
+
+export const cabinetGetAllDescription: INodeProperties[] = [
+	...returnAllFields(show),
+	...simplifyFields(
+		show,
+		'the cabinet ID and name, status, legal name and the available, active, total and spent balances',
+	),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Cabinet Name',
+				name: 'accountName',
+				type: 'string',
+				default: '',
+				description: 'Only cabinets whose name contains this text (case does not matter)',
+			},
+			{
+				displayName: 'Legal Name',
+				name: 'legalName',
+				type: 'string',
+				default: '',
+				description: 'Only cabinets whose legal entity name contains this text',
+			},
+		],
+	},
+];
+
+/** The detailed cabinet list of the naming map, with filters, by offset until count. */
+export async function executeCabinetGetAll(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
+	return [
+		await eachItem(this, async (_item, i) => {
+			const { credentials, paths } = await realServiceCredentials(this, i, 'Cabinets');
+			const limit = readLimit(this.getNode(), i, (name) =>
+				this.getNodeParameter(name, i, name === 'limit' ? 50 : false),
+			);
+			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+			const qs: IDataObject = {};
+			if (typeof filters.accountName === 'string' && filters.accountName.trim())
+				qs.account_name = filters.accountName.trim();
+			if (typeof filters.legalName === 'string' && filters.legalName.trim())
+				qs.legal_name = filters.legalName.trim();
+			const cabinets = await offsetList(this, i, {
+				path: paths.cabinetList,
+				qs,
+				limit,
+				credentials,
+			});
+			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+			return cabinets.map((cabinet) => ({
+				json: simplify ? pick(cabinet, SIMPLE_CABINET_FIELDS) : cabinet,
+			}));
+		}),
+	];
+}
