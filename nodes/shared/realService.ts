@@ -17,7 +17,7 @@ import { PLATFORM_LABEL, platformNames, type PlatformNames } from './platform';
 
 /**
  * Cabinets, campaigns and balances are endpoints of the real service (Telegram, Adstat) that the
- * interface spec does not show. With the credential in the Generic form they are refused before
+ * Generic form does not have. With the credential in the Generic form they are refused before
  * anything is sent; `instead` says what to do without them (by default: type the IDs by hand).
  */
 export async function realServiceCredentials(

@@ -21,7 +21,7 @@ export function optionsOf(terms: readonly Term[]): INodePropertyOptions[] {
 
 const fineUnitNames = PERIOD_UNIT_TERMS.filter((term) => term.fine).map((term) => term.name);
 
-/** Parameters shared by the Stats node's Statistics operation and the Stats Trigger (spec 4.1). */
+/** Parameters shared by the Stats node's Statistics operation and the Stats Trigger: the statistics query. */
 
 export const periodUnitField: INodeProperties = {
 	displayName: 'Period Grouping Unit',

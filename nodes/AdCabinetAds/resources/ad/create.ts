@@ -21,7 +21,7 @@ export const adCreateDescription: INodeProperties[] = [
 	...createCollections(show),
 ];
 
-/** spec 4.6: POST /api/advertisement/{platform}/ with every field set; refused before sending if a rule fails. */
+/** POST /api/advertisement/{platform}/ with every field set; refused before sending if a rule fails. */
 export async function prepareAdCreate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

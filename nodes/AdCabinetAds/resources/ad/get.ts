@@ -13,7 +13,7 @@ const show = { resource: ['ad'], operation: ['get'] };
 
 export const adGetDescription: INodeProperties[] = [adIdField(show)];
 
-/** spec 4.7: GET /api/advertisement/{platform}/{ad_id} */
+/** GET /api/advertisement/{platform}/{ad_id} */
 export async function prepareAdGet(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

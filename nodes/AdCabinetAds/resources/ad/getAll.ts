@@ -34,7 +34,7 @@ export const simplifyAds = simplifyItems(SIMPLE_AD_FIELDS);
 
 const show = { resource: ['ad'], operation: ['getAll'] };
 
-/** spec 4.5: `period` filters by creation time. */
+/** `period` filters by when an ad was created, not by when it ran. */
 const PERIODS = [
 	{ name: 'All', value: 'all' },
 	{
@@ -101,7 +101,7 @@ function names(value: unknown): string[] {
 	return parts.map((part) => String(part).trim()).filter((part) => part !== '');
 }
 
-/** spec 4.5: the filters as query parameters (lists as repeated keys); offset and limit come from paging. */
+/** The filters as query parameters (lists as repeated keys); offset and limit come from paging. */
 export async function prepareAdGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

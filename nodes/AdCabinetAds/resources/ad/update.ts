@@ -22,7 +22,7 @@ export const adUpdateDescription: INodeProperties[] = [
 	...updateProperties(show),
 ];
 
-/** spec 4.8: PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
+/** PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
 export async function prepareAdUpdate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

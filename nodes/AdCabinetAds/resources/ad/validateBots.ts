@@ -44,7 +44,7 @@ export const adValidateBotsDescription: INodeProperties[] = [
 	},
 ];
 
-/** spec 4.9: query `bots` repeated once per bot, and `account_id`. */
+/** The query: `bots` repeated once per bot, and `account_id`. */
 export async function prepareValidateBots(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -73,7 +73,7 @@ const records = (value: unknown): IDataObject[] =>
 		: [];
 
 /**
- * spec 4.9: `{ bots, errors }` as one item per bot: accepted bots with `valid: true` and their id,
+ * The answer `{ bots, errors }` as one item per bot: accepted bots with `valid: true` and their id,
  * title, url and photo; rejected ones with `valid: false` and the API's code and detail.
  */
 export async function validatedBotsToItems(

@@ -1,16 +1,16 @@
 import { createHash, hash as oneShotHash } from 'node:crypto';
 
 /**
- * Builds the phone-number audience file of spec 4.12 from raw values: normalizes each entry, drops
+ * Builds the phone-number audience file (docs/api-rules.md#audiences) from raw values: normalizes each entry, drops
  * duplicates, checks every entry and the file rules, and (optionally) hashes each number with
  * SHA-256 locally. Pure and synchronous: no n8n, no I/O.
  */
 
-/** spec 4.12 / spec 8: the file may be at most 10 MB. */
+/** The API refuses a file over 10 MB. */
 export const AUDIENCE_MAX_BYTES = 10 * 1024 * 1024;
-/** spec 4.12 / spec 8: at least 1,000 numbers per file. */
+/** The API refuses a file of fewer than 1,000 numbers. */
 export const AUDIENCE_MIN_NUMBERS = 1000;
-/** spec 4.12: international format starting with 998 (Uzbekistan): 998 + 9 digits. */
+/** Audiences are for Uzbekistan only: international format, 998 and 9 digits. */
 export const UZ_NUMBER_LENGTH = 12;
 const UZ_PREFIX = 998;
 const SHA256_HEX_LENGTH = 64;
@@ -103,7 +103,7 @@ const CR = 13;
 const MIN_UZ_KEY = UZ_PREFIX * 1e9;
 const MAX_UZ_KEY = MIN_UZ_KEY + 999_999_999;
 
-/** Characters stripped from a phone number (spec 4.12: digits only): + - ( ). */
+/** Characters stripped from a phone number, since the API takes digits only: + - ( ). */
 function isFormatting(c: number): boolean {
 	return c === 43 || c === 45 || c === 40 || c === 41;
 }
@@ -151,7 +151,7 @@ function hexOf(text: string, start: number, end: number): string {
 }
 
 /**
- * Reads every entry of `text` (entries separated by commas or line breaks, spec 4.12) into `scan`,
+ * Reads every entry of `text` (entries separated by commas or line breaks, as the API reads them) into `scan`,
  * in one pass over the characters.
  */
 function scanText(text: string, scan: Scan, from = 0): void {
@@ -356,7 +356,7 @@ function finish(scan: Scan, options: AudienceOptions, headerSkipped?: string): A
 	return { content: lines.join('\n'), report };
 }
 
-/** The first file rule the entries break (spec 4.12), in the order a user fixes them. */
+/** The first file rule the entries break, in the order a user fixes them. */
 function problemOf(report: AudienceReport, options: AudienceOptions): AudienceProblem | undefined {
 	const minNumbers = options.minNumbers ?? AUDIENCE_MIN_NUMBERS;
 	const maxBytes = options.maxBytes ?? AUDIENCE_MAX_BYTES;
@@ -407,7 +407,7 @@ export function buildAudienceFromValues(values: Iterable<unknown>, options: Audi
 	return finish(scan, options);
 }
 
-/** Builds the file from the text of a CSV or txt file (spec 4.12: entries separated by commas or line breaks). */
+/** Builds the file from the text of a CSV or txt file (entries separated by commas or line breaks). */
 export function buildAudienceFromText(text: string, options: AudienceOptions): AudienceBuild {
 	const scan = newScan(options.invalidAs === 'lines');
 	let from = text.charCodeAt(0) === 0xfeff ? 1 : 0;

@@ -18,7 +18,7 @@ export const audienceGetAllDescription: INodeProperties[] = [
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 ];
 
-/** spec 4.12: GET /api/advertisement/{platform}/{account_id}/audiences/ */
+/** GET /api/advertisement/{platform}/{account_id}/audiences/ */
 export async function prepareAudienceGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

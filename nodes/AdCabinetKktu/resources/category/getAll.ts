@@ -58,7 +58,7 @@ function readSettings(ctx: IExecuteSingleFunctions): GetAllSettings {
 		ctx.getNodeParameter(name, name === 'returnAll' ? true : 50),
 	);
 	return {
-		// spec 4.10: only third-level ids may be used, so that is the default list.
+		// An ad takes only third-level ids, so that is the default list.
 		onlySelectable: ctx.getNodeParameter('onlySelectable', true) !== false,
 		search: typeof filters.search === 'string' ? filters.search : '',
 		limit,

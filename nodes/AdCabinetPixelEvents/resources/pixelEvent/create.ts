@@ -43,7 +43,7 @@ export const pixelEventCreateDescription: INodeProperties[] = [
 	},
 ];
 
-/** spec 4.11: POST /api/pixel_events/ with account_id, title and type. */
+/** POST /api/pixel_events/ with account_id, title and type. */
 export async function preparePixelEventCreate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -54,7 +54,7 @@ export async function preparePixelEventCreate(
 	options.body = { account_id: accountId, title, type };
 }
 
-/** The create answer is not documented (spec 4.11): without a body, what was created is echoed. */
+/** The create answer is not documented: without a body, what was created is echoed. */
 export function createdFallback(this: IExecuteSingleFunctions): IDataObject {
 	return {
 		account_id: String(this.getNodeParameter('accountId', '')).trim(),

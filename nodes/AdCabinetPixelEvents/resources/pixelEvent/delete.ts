@@ -18,7 +18,7 @@ export const pixelEventDeleteDescription: INodeProperties[] = [
 	eventField(show),
 ];
 
-/** spec 4.11: DELETE /api/pixel_events/{account_id}/events/{event_id}. */
+/** DELETE /api/pixel_events/{account_id}/events/{event_id}. */
 export async function preparePixelEventDelete(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -29,7 +29,7 @@ export async function preparePixelEventDelete(
 	delete options.body;
 }
 
-/** The API answers without a body (spec 4.11 leaves it open): report the event and success. */
+/** The API documents no answer body: report the event and success. */
 export function deletedFallback(this: IExecuteSingleFunctions): IDataObject {
 	return {
 		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),

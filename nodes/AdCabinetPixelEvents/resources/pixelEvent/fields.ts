@@ -7,7 +7,7 @@ export const PIXEL_CABINET_TYPED_IN = [1];
 
 export const EVENT_LABEL = 'Event';
 
-/** The event of Rename and Delete: picked from the cabinet's events, or typed (spec 2.7 `id`). */
+/** The event of Rename and Delete: picked from the cabinet's events, or typed (the event's `id`). */
 export function eventField(show: Record<string, string[]>): INodeProperties {
 	return {
 		displayName: EVENT_LABEL,

@@ -40,7 +40,7 @@ export async function simplifyPixelEvents(
 	);
 }
 
-/** spec 4.11: GET /api/pixel_events/?account_id= */
+/** GET /api/pixel_events/?account_id= */
 export async function preparePixelEventGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

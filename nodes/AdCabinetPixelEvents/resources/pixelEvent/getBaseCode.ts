@@ -16,7 +16,7 @@ export const pixelEventGetBaseCodeDescription: INodeProperties[] = [
 	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 ];
 
-/** spec 4.11: GET /api/pixel_events/{account_id}/code_snippet */
+/** GET /api/pixel_events/{account_id}/code_snippet */
 export async function preparePixelEventGetBaseCode(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,

@@ -28,7 +28,7 @@ export const pixelEventRenameDescription: INodeProperties[] = [
 	},
 ];
 
-/** spec 4.11: PATCH /api/pixel_events/{event_id} with account_id and the new title. */
+/** PATCH /api/pixel_events/{event_id} with account_id and the new title. */
 export async function preparePixelEventRename(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -40,7 +40,7 @@ export async function preparePixelEventRename(
 	options.body = { account_id: accountId, title };
 }
 
-/** The API answers without a body (spec 4.11 leaves it open): report the event and success. */
+/** The API documents no answer body: report the event and success. */
 export function renamedFallback(this: IExecuteSingleFunctions): IDataObject {
 	return {
 		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),

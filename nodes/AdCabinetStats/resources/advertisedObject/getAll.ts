@@ -10,7 +10,7 @@ export const advertisedObjectGetAllDescription: INodeProperties[] = returnAllFie
 	cutOutputToLimit: true,
 });
 
-/** The objects come in one answer (spec 4.3); only the Limit is checked before asking. */
+/** The objects come in one answer, without paging; only the Limit is checked before asking. */
 export async function checkAdvertisedObjectGetAll(this: IExecuteSingleFunctions): Promise<void> {
 	readLimit(this.getNode(), this.getItemIndex(), (name) =>
 		this.getNodeParameter(name, name === 'returnAll' ? true : 50),

@@ -16,7 +16,7 @@ export const LEGACY_DISABLED_ON = '2026-02-28';
 export const LEGACY_NOTICE =
 	'The legacy report is deprecated: the API switched it off on 28 February 2026, and new nodes no longer offer it. Use Statistic → Get Many instead: it has the same figures, finer periods and paging.';
 
-/** spec 4.2: `group_time` codes. */
+/** `group_time` codes (docs/api-rules.md#legacy-report). */
 const GROUP_TIME = { day: 1, month: 2, week: 3, year: 4 } as const;
 
 export const legacyReportGetDescription: INodeProperties[] = [
@@ -110,8 +110,8 @@ export const legacyReportGetDescription: INodeProperties[] = [
 ];
 
 /**
- * spec 4.2 `date`: the days of Date From and Date To (as written, in the workflow's time zone). The
- * spec form takes the days; the real service takes date-times, sent as each day's first and last
+ * `date`: the days of Date From and Date To (as written, in the workflow's time zone). The
+ * documented form takes the days; the real service takes date-times, sent as each day's first and last
  * second with the time zone's offset, as every other date is sent.
  */
 function reportDates(from: Instant, to: Instant, names: PlatformNames, timeZone: string): IDataObject {
@@ -125,7 +125,7 @@ function reportDates(from: Instant, to: Instant, names: PlatformNames, timeZone:
 	return { date_from: at(dayFrom, '00:00:00'), date_to: at(dayTo, '23:59:59') };
 }
 
-/** Builds the spec 4.2 body, with its fixed fields, from the parameters; refuses bad input first. */
+/** Builds the legacy report body, with its fixed fields, from the parameters; refuses bad input first. */
 export async function buildLegacyReportBody(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -151,7 +151,7 @@ export async function buildLegacyReportBody(
 		return n;
 	});
 	const groupings = listOf(this.getNodeParameter('groupings', [])).map((name) => {
-		// spec 4.2: the date grouping carries the group_time value, account carries type 1.
+		// The API reads the date grouping's type as group_time, and the account grouping's as 1.
 		if (name === 'date') return { name, type: groupTime };
 		if (name === 'account') return { name, type: 1 };
 		return { name };
