@@ -10,6 +10,7 @@ import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields, simplifyItems } from '../../../shared/simplify';
 import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
 import { listToItems, routed } from '../../../shared/transport/routing';
+import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of an ad in the list. */
 const SIMPLE_AD_FIELDS = [
@@ -52,47 +53,39 @@ export const adGetAllDescription: INodeProperties[] = [
 		show,
 		'ID, title, status, type, campaign, promoted object, CPM, balance, spend, impressions, clicks, CTR and goals',
 	),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Advertisement Titles',
-				name: 'advertisementTitles',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Title' },
-				default: [],
-				description: 'Only ads with one of these exact titles',
-			},
-			{
-				displayName: 'Campaign Names',
-				name: 'campaignNames',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Campaign Name' },
-				default: [],
-				description: 'Only ads of the campaigns with one of these exact names',
-			},
-			{
-				displayName: 'Period',
-				name: 'period',
-				type: 'options',
-				default: 'all',
-				description: 'Only ads created in this period',
-				options: PERIODS,
-			},
-			{
-				displayName: 'Show Deleted',
-				name: 'showDeleted',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to include deleted ads',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Advertisement Titles',
+			name: 'advertisementTitles',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Title' },
+			default: [],
+			description: 'Only ads with one of these exact titles',
+		},
+		{
+			displayName: 'Campaign Names',
+			name: 'campaignNames',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Campaign Name' },
+			default: [],
+			description: 'Only ads of the campaigns with one of these exact names',
+		},
+		{
+			displayName: 'Period',
+			name: 'period',
+			type: 'options',
+			default: 'all',
+			description: 'Only ads created in this period',
+			options: PERIODS,
+		},
+		{
+			displayName: 'Show Deleted',
+			name: 'showDeleted',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to include deleted ads',
+		},
+	]),
 ];
 
 /** Titles and names may contain commas, so text from an expression is split on new lines only. */

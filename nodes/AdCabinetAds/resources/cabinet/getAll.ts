@@ -9,6 +9,7 @@ import { eachItem } from '../../../shared/perItem';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { pick, simplifyFields } from '../../../shared/simplify';
 import { offsetList, realServiceCredentials } from '../../../shared/realService';
+import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of a cabinet: who it is and its money. */
 export const SIMPLE_CABINET_FIELDS = [
@@ -37,30 +38,22 @@ export const cabinetGetAllDescription: INodeProperties[] = [
 		show,
 		'the cabinet ID and name, status, legal name and the available, active, total and spent balances',
 	),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Cabinet Name',
-				name: 'accountName',
-				type: 'string',
-				default: '',
-				description: 'Only cabinets whose name contains this text (case does not matter)',
-			},
-			{
-				displayName: 'Legal Name',
-				name: 'legalName',
-				type: 'string',
-				default: '',
-				description: 'Only cabinets whose legal entity name contains this text',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Cabinet Name',
+			name: 'accountName',
+			type: 'string',
+			default: '',
+			description: 'Only cabinets whose name contains this text (case does not matter)',
+		},
+		{
+			displayName: 'Legal Name',
+			name: 'legalName',
+			type: 'string',
+			default: '',
+			description: 'Only cabinets whose legal entity name contains this text',
+		},
+	]),
 ];
 
 /** The detailed cabinet list of the naming map, with filters, by offset until count. */

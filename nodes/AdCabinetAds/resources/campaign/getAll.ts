@@ -9,6 +9,7 @@ import { eachItem } from '../../../shared/perItem';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { pick, simplifyFields } from '../../../shared/simplify';
 import { offsetList, realServiceCredentials } from '../../../shared/realService';
+import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of a campaign: who it is, where, and its money and reach. */
 export const SIMPLE_CAMPAIGN_FIELDS = [
@@ -56,34 +57,26 @@ export const campaignGetAllDescription: INodeProperties[] = [
 		show,
 		'the campaign ID and name, its cabinet, status, number of ads, budget, spend, impressions, clicks, CTR and CPM',
 	),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Campaign Name',
-				name: 'campaignName',
-				type: 'string',
-				default: '',
-				description: 'Only campaigns whose name contains this text (case does not matter)',
-			},
-			{
-				displayName: 'Status',
-				name: 'active',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Active or Not', value: 'any' },
-					{ name: 'Active Only', value: 'active' },
-					{ name: 'Not Active Only', value: 'inactive' },
-				],
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Campaign Name',
+			name: 'campaignName',
+			type: 'string',
+			default: '',
+			description: 'Only campaigns whose name contains this text (case does not matter)',
+		},
+		{
+			displayName: 'Status',
+			name: 'active',
+			type: 'options',
+			default: 'any',
+			options: [
+				{ name: 'Active or Not', value: 'any' },
+				{ name: 'Active Only', value: 'active' },
+				{ name: 'Not Active Only', value: 'inactive' },
+			],
+		},
+	]),
 ];
 
 const PERIODS = ['all', 'starts_month', 'today', 'yesterday'];

@@ -11,6 +11,7 @@ import { InvalidJsonResponse } from '../../../shared/transport/failure';
 import { requireJsonBody, routed } from '../../../shared/transport/routing';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { PATHS } from '../../../shared/constants';
+import { filtersCollection } from '../../../shared/filters';
 
 const show = { resource: ['category'], operation: ['getAll'] };
 
@@ -25,25 +26,17 @@ export const categoryGetAllDescription: INodeProperties[] = [
 		description:
 			'Whether to return only third-level categories, the only ones an ad accepts as its KKTU category',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. hotels or 5.2',
-				description:
-					'Only categories whose name or path contains this text, or whose code starts with it (case-insensitive)',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. hotels or 5.2',
+			description:
+				'Only categories whose name or path contains this text, or whose code starts with it (case-insensitive)',
+		},
+	]),
 ];
 
 interface GetAllSettings {

@@ -9,6 +9,7 @@ import { readDate, zonedIso, type Instant } from '../../../shared/dates';
 import { PLATFORM_NAMES, type PlatformNames } from '../../../shared/platform';
 import { invalidInput, listOf } from '../../../shared/validation';
 import { listToItems, routed } from '../../../shared/transport/routing';
+import { filtersCollection } from '../../../shared/filters';
 
 const show = { resource: ['legacyReport'], operation: ['get'] };
 
@@ -73,40 +74,32 @@ export const legacyReportGetDescription: INodeProperties[] = [
 			{ name: 'Sub-Client', value: 'sub_client' },
 		],
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Account UIDs',
-				name: 'accountUids',
-				type: 'string',
-				default: '',
-				placeholder: `e.g. ${PLATFORM_NAMES.telegram.cabinetIdExample}`,
-				description: 'Only these cabinets, separated by commas',
-			},
-			{
-				displayName: 'Campaign IDs',
-				name: 'campaignIds',
-				type: 'string',
-				default: '',
-				description: 'Only these campaigns, separated by commas',
-			},
-			{
-				displayName: 'Object Names or IDs',
-				name: 'objects',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getAdObjects' },
-				default: [],
-				description:
-					'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Account UIDs',
+			name: 'accountUids',
+			type: 'string',
+			default: '',
+			placeholder: `e.g. ${PLATFORM_NAMES.telegram.cabinetIdExample}`,
+			description: 'Only these cabinets, separated by commas',
+		},
+		{
+			displayName: 'Campaign IDs',
+			name: 'campaignIds',
+			type: 'string',
+			default: '',
+			description: 'Only these campaigns, separated by commas',
+		},
+		{
+			displayName: 'Object Names or IDs',
+			name: 'objects',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getAdObjects' },
+			default: [],
+			description:
+				'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	]),
 ];
 
 /**
@@ -114,7 +107,12 @@ export const legacyReportGetDescription: INodeProperties[] = [
  * documented form takes the days; the real service takes date-times, sent as each day's first and last
  * second with the time zone's offset, as every other date is sent.
  */
-function reportDates(from: Instant, to: Instant, names: PlatformNames, timeZone: string): IDataObject {
+function reportDates(
+	from: Instant,
+	to: Instant,
+	names: PlatformNames,
+	timeZone: string,
+): IDataObject {
 	const dayFrom = from.iso.slice(0, 10);
 	const dayTo = to.iso.slice(0, 10);
 	if (names.legacyReportDates === 'date') return { date_from: dayFrom, date_to: dayTo };
@@ -138,15 +136,24 @@ export async function buildLegacyReportBody(
 	const rawTo = this.getNodeParameter('dateTo') as unknown;
 	const from = readDate(rawFrom, timeZone);
 	const to = readDate(rawTo, timeZone);
-	if (!from) throw invalidInput(node, 'Date From', 'must be a date such as 2026-01-01', itemIndex, rawFrom);
-	if (!to) throw invalidInput(node, 'Date To', 'must be a date such as 2026-01-31', itemIndex, rawTo);
-	if (from.ms > to.ms) throw invalidInput(node, 'Date From', 'must not be after Date To', itemIndex, rawFrom);
+	if (!from)
+		throw invalidInput(node, 'Date From', 'must be a date such as 2026-01-01', itemIndex, rawFrom);
+	if (!to)
+		throw invalidInput(node, 'Date To', 'must be a date such as 2026-01-31', itemIndex, rawTo);
+	if (from.ms > to.ms)
+		throw invalidInput(node, 'Date From', 'must not be after Date To', itemIndex, rawFrom);
 	const groupTime = GROUP_TIME[this.getNodeParameter('groupTime') as keyof typeof GROUP_TIME];
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const campaigns = listOf(filters.campaignIds).map((id) => {
 		const n = Number(id);
 		if (!Number.isInteger(n) || n <= 0) {
-			throw invalidInput(node, 'Campaign IDs', 'must be whole numbers separated by commas', itemIndex, id);
+			throw invalidInput(
+				node,
+				'Campaign IDs',
+				'must be whole numbers separated by commas',
+				itemIndex,
+				id,
+			);
 		}
 		return n;
 	});
