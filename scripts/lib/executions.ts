@@ -3,9 +3,10 @@
  * 100 a page) and one record with its run data (serialized with `flatted`).
  */
 import { join } from 'node:path';
-import type { N8nRest } from '../lib/rest';
-import type { N8nRuntime } from '../lib/runtime';
-import type { RunData } from '../lib/workflows';
+import type { N8nRest } from './rest';
+import type { N8nRuntime } from './runtime';
+import { seconds } from './stage';
+import type { RunData } from './workflows';
 
 export interface ExecutionSummary {
 	id: string;
@@ -84,4 +85,68 @@ export async function binaryText(rest: N8nRest, id: string): Promise<string> {
 	const text = await response.text();
 	if (!response.ok) throw new Error(`binary data ${id}: ${response.status} ${text.slice(0, 200)}`);
 	return text;
+}
+
+/** Publishes a workflow over REST, as the editor's Activate does, so that its triggers start. */
+export async function activateWorkflow(rest: N8nRest, id: string): Promise<void> {
+	const workflow = await rest.request<{ versionId: string }>('GET', `/rest/workflows/${id}`);
+	await rest.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits for the runs a schedule or a trigger starts: trigger-mode executions from `readyAt` on. */
+export class TriggeredRuns {
+	constructor(
+		private readonly rest: N8nRest,
+		private readonly readyAt: number,
+	) {}
+
+	async list(workflowId: string): Promise<ExecutionSummary[]> {
+		return (await listExecutions(this.rest, workflowId))
+			.filter((e) => e.mode === 'trigger' && Date.parse(e.createdAt) >= this.readyAt)
+			.sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/** The first execution with an id above `afterId`, once it has ended (or with `started`, once it runs). */
+	async next(
+		workflowId: string,
+		afterId: number,
+		until: 'ended' | 'started',
+		timeoutMs = 90_000,
+	): Promise<ExecutionSummary> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const run = (await this.list(workflowId)).find((e) => Number(e.id) > afterId);
+			if (run && (until === 'started' || !UNFINISHED.has(run.status))) return run;
+			if (Date.now() > deadline)
+				throw new Error(
+					`no execution of ${workflowId} after ${afterId} ${until} within ${seconds(timeoutMs)}`,
+				);
+			await sleep(until === 'started' ? 100 : 500);
+		}
+	}
+
+	async lastId(workflowIds: string[]): Promise<number> {
+		let last = 0;
+		for (const id of workflowIds)
+			for (const e of await this.list(id)) last = Math.max(last, Number(e.id));
+		return last;
+	}
+
+	/** Waits until no execution of these workflows is running, so that what follows falls between runs. */
+	async quiet(workflowIds: string[]): Promise<void> {
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const running = [];
+			for (const id of workflowIds)
+				running.push(...(await this.list(id)).filter((e) => UNFINISHED.has(e.status)));
+			if (!running.length) return;
+			if (Date.now() > deadline)
+				throw new Error(
+					`executions ${running.map((e) => e.id).join(', ')} still running after 60 s`,
+				);
+			await sleep(200);
+		}
+	}
 }

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, spawnGroup, tail, type Spawned } from '../lib/processes';
+import { freePort, spawnGroup, tail, type Spawned } from './processes';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 export const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
