@@ -1,14 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { eachItem } from '../../../shared/perItem';
-import { readLimit, returnAllFields } from '../../../shared/returnAll';
-import { pick, simplifyFields } from '../../../shared/simplify';
-import { offsetList, realServiceCredentials } from '../../../shared/realService';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { returnAllFields } from '../../../shared/returnAll';
+import { simplifyFields } from '../../../shared/simplify';
+import { realServiceListOperation } from '../../../shared/realService';
 import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of a cabinet: who it is and its money. */
@@ -57,31 +50,17 @@ export const cabinetGetAllDescription: INodeProperties[] = [
 ];
 
 /** The detailed cabinet list of the naming map, with filters, by offset until count. */
-export async function executeCabinetGetAll(
-	this: IExecuteFunctions,
-): Promise<INodeExecutionData[][]> {
-	return [
-		await eachItem(this, async (_item, i) => {
-			const { credentials, paths } = await realServiceCredentials(this, i, 'Cabinets');
-			const limit = readLimit(this.getNode(), i, (name) =>
-				this.getNodeParameter(name, i, name === 'limit' ? 50 : false),
-			);
-			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-			const qs: IDataObject = {};
-			if (typeof filters.accountName === 'string' && filters.accountName.trim())
-				qs.account_name = filters.accountName.trim();
-			if (typeof filters.legalName === 'string' && filters.legalName.trim())
-				qs.legal_name = filters.legalName.trim();
-			const cabinets = await offsetList(this, i, {
-				path: paths.cabinetList,
-				qs,
-				limit,
-				credentials,
-			});
-			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-			return cabinets.map((cabinet) => ({
-				json: simplify ? pick(cabinet, SIMPLE_CABINET_FIELDS) : cabinet,
-			}));
-		}),
-	];
-}
+export const executeCabinetGetAll = realServiceListOperation({
+	what: 'Cabinets',
+	path: (paths) => paths.cabinetList,
+	query(ctx, i) {
+		const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
+		const qs: IDataObject = {};
+		if (typeof filters.accountName === 'string' && filters.accountName.trim())
+			qs.account_name = filters.accountName.trim();
+		if (typeof filters.legalName === 'string' && filters.legalName.trim())
+			qs.legal_name = filters.legalName.trim();
+		return qs;
+	},
+	simpleFields: SIMPLE_CABINET_FIELDS,
+});

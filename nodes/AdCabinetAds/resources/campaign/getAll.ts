@@ -1,14 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
-import { eachItem } from '../../../shared/perItem';
-import { readLimit, returnAllFields } from '../../../shared/returnAll';
-import { pick, simplifyFields } from '../../../shared/simplify';
-import { offsetList, realServiceCredentials } from '../../../shared/realService';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { returnAllFields } from '../../../shared/returnAll';
+import { simplifyFields } from '../../../shared/simplify';
+import { realServiceListOperation } from '../../../shared/realService';
 import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of a campaign: who it is, where, and its money and reach. */
@@ -82,32 +75,18 @@ export const campaignGetAllDescription: INodeProperties[] = [
 const PERIODS = ['all', 'starts_month', 'today', 'yesterday'];
 
 /** GET /api/campaigns/ with period and filters, by offset until count. */
-export async function executeCampaignGetAll(
-	this: IExecuteFunctions,
-): Promise<INodeExecutionData[][]> {
-	return [
-		await eachItem(this, async (_item, i) => {
-			const { credentials, paths } = await realServiceCredentials(this, i, 'Campaign lists');
-			const limit = readLimit(this.getNode(), i, (name) =>
-				this.getNodeParameter(name, i, name === 'limit' ? 50 : false),
-			);
-			const period = this.getNodeParameter('period', i, 'all') as string;
-			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-			const qs: IDataObject = { period: PERIODS.includes(period) ? period : 'all' };
-			if (typeof filters.campaignName === 'string' && filters.campaignName.trim())
-				qs.campaign_name = filters.campaignName.trim();
-			if (filters.active === 'active') qs.is_active = true;
-			if (filters.active === 'inactive') qs.is_active = false;
-			const campaigns = await offsetList(this, i, {
-				path: paths.campaignList,
-				qs,
-				limit,
-				credentials,
-			});
-			const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-			return campaigns.map((campaign) => ({
-				json: simplify ? pick(campaign, SIMPLE_CAMPAIGN_FIELDS) : campaign,
-			}));
-		}),
-	];
-}
+export const executeCampaignGetAll = realServiceListOperation({
+	what: 'Campaign lists',
+	path: (paths) => paths.campaignList,
+	query(ctx, i) {
+		const period = ctx.getNodeParameter('period', i, 'all') as string;
+		const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
+		const qs: IDataObject = { period: PERIODS.includes(period) ? period : 'all' };
+		if (typeof filters.campaignName === 'string' && filters.campaignName.trim())
+			qs.campaign_name = filters.campaignName.trim();
+		if (filters.active === 'active') qs.is_active = true;
+		if (filters.active === 'inactive') qs.is_active = false;
+		return qs;
+	},
+	simpleFields: SIMPLE_CAMPAIGN_FIELDS,
+});
