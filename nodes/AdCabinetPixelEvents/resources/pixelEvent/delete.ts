@@ -1,13 +1,12 @@
 import type {
 	DeclarativeRestApiSettings,
-	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf, PIXEL_CABINET_TYPED_IN } from './fields';
+import { cabinetOf, eventField, eventOf, eventSucceeded, PIXEL_CABINET_TYPED_IN } from './fields';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
 
@@ -29,14 +28,6 @@ export async function preparePixelEventDelete(
 	delete options.body;
 }
 
-/** The API documents no answer body: report the event and success. */
-export function deletedFallback(this: IExecuteSingleFunctions): IDataObject {
-	return {
-		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
-		success: true,
-	};
-}
-
 export const pixelEventDeleteOperation: INodePropertyOptions = {
 	name: 'Delete',
 	value: 'delete',
@@ -50,6 +41,6 @@ export const pixelEventDeleteOperation: INodePropertyOptions = {
 			prepare: preparePixelEventDelete,
 			hint: pixelEventHint('delete'),
 		}),
-		output: { postReceive: [recordToItem(deletedFallback)] },
+		output: { postReceive: [recordToItem(eventSucceeded)] },
 	},
 };

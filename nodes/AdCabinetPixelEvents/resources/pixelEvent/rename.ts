@@ -1,13 +1,19 @@
 import type {
 	DeclarativeRestApiSettings,
-	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf, requiredText, PIXEL_CABINET_TYPED_IN } from './fields';
+import {
+	cabinetOf,
+	eventField,
+	eventOf,
+	eventSucceeded,
+	requiredText,
+	PIXEL_CABINET_TYPED_IN,
+} from './fields';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
 
@@ -40,14 +46,6 @@ export async function preparePixelEventRename(
 	options.body = { account_id: accountId, title };
 }
 
-/** The API documents no answer body: report the event and success. */
-export function renamedFallback(this: IExecuteSingleFunctions): IDataObject {
-	return {
-		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
-		success: true,
-	};
-}
-
 export const pixelEventRenameOperation: INodePropertyOptions = {
 	name: 'Rename',
 	value: 'rename',
@@ -61,6 +59,6 @@ export const pixelEventRenameOperation: INodePropertyOptions = {
 			prepare: preparePixelEventRename,
 			hint: pixelEventHint('rename'),
 		}),
-		output: { postReceive: [recordToItem(renamedFallback)] },
+		output: { postReceive: [recordToItem(eventSucceeded)] },
 	},
 };
