@@ -14,10 +14,15 @@ import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchAds } from './methods/searchAds';
 import { adDescription } from './resources/ad';
 import { toolDescriptionFields } from '../shared/toolDescription';
-import { AD_TOOL_TEXTS, BALANCE_TOOL_TEXTS, CABINET_TOOL_TEXTS, CAMPAIGN_TOOL_TEXTS } from './toolTexts';
-import { balanceDescription, executeBalanceGet } from './resources/balance';
-import { cabinetDescription, executeCabinetGet, executeCabinetGetAll } from './resources/cabinet';
-import { campaignDescription, executeCampaignGetAll } from './resources/campaign';
+import {
+	AD_TOOL_TEXTS,
+	BALANCE_TOOL_TEXTS,
+	CABINET_TOOL_TEXTS,
+	CAMPAIGN_TOOL_TEXTS,
+} from './toolTexts';
+import { balanceDescription, balanceOperations } from './resources/balance';
+import { cabinetDescription, cabinetOperations } from './resources/cabinet';
+import { campaignDescription, campaignOperations } from './resources/campaign';
 
 const properties: INodeProperties[] = [
 	{
@@ -56,7 +61,8 @@ export class AdCabinetAds implements INodeType {
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
-		description: 'List, get, create and edit ads, validate target bots, and read cabinets, campaigns and balances in the Ad Cabinet API',
+		description:
+			'List, get, create and edit ads, validate target bots, and read cabinets, campaigns and balances in the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Ads' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -74,9 +80,9 @@ export class AdCabinetAds implements INodeType {
 	// Cabinets, campaigns and balances page by offset until the API's count, which declarative
 	// routing cannot read; they run as custom operations.
 	customOperations = {
-		cabinet: { getAll: executeCabinetGetAll, get: executeCabinetGet },
-		campaign: { getAll: executeCampaignGetAll },
-		balance: { get: executeBalanceGet },
+		cabinet: cabinetOperations,
+		campaign: campaignOperations,
+		balance: balanceOperations,
 	};
 
 	methods = {

@@ -12,7 +12,7 @@ import { lookupSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
 import { getCabinets } from '../shared/methods/cabinets';
 import { readCabinetIdList } from '../shared/cabinetId';
-import { fetchStatsWindow } from '../shared/stats/fetch';
+import { fetchStatsWindow } from '../shared/stats/window';
 import { maxPeriodMs } from './periods';
 import {
 	currencyField,

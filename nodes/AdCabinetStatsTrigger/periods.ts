@@ -24,7 +24,7 @@ function offsetOf(iso: string): number {
 }
 
 /**
- * When a row's period ends, from its `period_date` (the period's start, spec 2.1). Month and year
+ * When a row's period ends, from its `period_date` (the period's start, as the API writes it). Month and year
  * are calendar steps in the offset the API wrote the date with, so they follow its own boundaries.
  */
 export function periodEndMs(periodDate: string, unit: PeriodUnit): number {

@@ -241,7 +241,7 @@ export function applyPoll(
 }
 
 /**
- * The API documents how far back only the fine units go (spec 4.1 rule 1: 5 days, handled where
+ * The API documents how far back only the fine units go (the last 5 days, handled where
  * the window is fetched). For day and longer it sets no limit; no statistics of this kind exist
  * from before 2020 (the ad platforms it reports on opened later), so a watermark before then was
  * not written by the trigger.

@@ -4,13 +4,13 @@ import { invalidInput, locatorValue } from './validation';
 
 export const CABINET_ID_LABEL = 'Cabinet ID';
 
-/** Cabinet ids as the real service writes them (the spec's form uses numbers such as 100001). */
+/** Cabinet ids as the real service writes them (the Generic form uses numbers such as 100001). */
 const EXAMPLE = PLATFORM_NAMES.telegram.cabinetIdExample;
 
 /**
- * The cabinet (the spec's `account_id`) of the client API nodes, typed in. It is named `accountId`
- * because the shared dropdowns in methods/cabinetLists.ts read that parameter. The spec shows no
- * cabinet list (spec 4.4); node versions that have the real service's list offer cabinetIdFields.
+ * The cabinet (the API's `account_id`) of the client API nodes, typed in. It is named `accountId`
+ * because the shared dropdowns in methods/cabinetLists.ts read that parameter. The Generic form has
+ * no cabinet list; node versions that have the real service's list offer cabinetIdFields.
  */
 export function cabinetIdField(show: Record<string, string[]>, description?: string): INodeProperties {
 	return {
@@ -130,7 +130,7 @@ function jsonList(text: string): unknown[] | undefined {
 }
 
 /**
- * The cabinet filter's ids (spec 4.1 `platform_cabinet_ids`, strings): the options chosen, or what
+ * The cabinet filter's ids (the statistics query's `platform_cabinet_ids`, strings): the options chosen, or what
  * an expression gives (a list, IDs separated by commas or new lines, or a JSON list as text). Blank
  * entries are no ids; every other entry must be a cabinet ID, else the item is refused before any
  * request.

@@ -1,6 +1,6 @@
 export const CREDENTIAL_TYPE = 'adCabinetApi';
 
-/** Which of the credential's two addresses an endpoint lives on (spec, "Addresses"). */
+/** Which of the credential's two addresses an endpoint lives on (docs/api-rules.md#addresses). */
 export type ApiBase = 'base' | 'client';
 
 /**
@@ -23,7 +23,7 @@ export const PATHS = {
 		`/api/pixel_events/${encodeURIComponent(accountId)}/events/${encodeURIComponent(eventId)}`,
 } as const;
 
-/** spec 8: maximum `limit` of the statistics and ad list endpoints. */
+/** The largest `limit` the statistics and ad list endpoints accept. */
 export const MAX_PAGE_SIZE = 500;
 
 /** Pages a list may take beyond what the API's own count needs, before paging is stopped as endless. */

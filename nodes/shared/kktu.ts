@@ -6,7 +6,7 @@ import type {
 import { PATHS } from './constants';
 import { apiRequest, type RequestContext } from './transport/request';
 
-/** spec 2.8: a KKTU classifier node. */
+/** A KKTU classifier node, flattened. */
 export interface KktuNode {
 	id: string;
 	tree_id?: number;
@@ -21,14 +21,14 @@ export interface FlatKktuNode {
 	tree_id?: number;
 	code: string;
 	name: string;
-	/** 1 for roots; spec 4.10: only level 3 may be used on an ad. */
+	/** 1 for roots; an ad takes only level 3. */
 	level: number;
 	/** Names from the root down to this node. */
 	path: string[];
 	selectable: boolean;
 }
 
-/** spec 4.10: `kktu_ids` takes the id of a node on the third nesting level. */
+/** `kktu_ids` takes the id of a node on the third level (docs/api-rules.md#kktu-category). */
 export const SELECTABLE_KKTU_LEVEL = 3;
 
 export async function fetchKktuTree(this: RequestContext, itemIndex?: number): Promise<KktuNode[]> {
@@ -94,7 +94,7 @@ const treesByExecution = new WeakMap<object, Promise<FlatKktuNode[]>>();
 
 /**
  * The flattened tree, read once per execution of a node and shared by all its items: a sheet of
- * 200 ads checks its KKTU ids (spec 4.10) against one GET /api/kktu, not 200. The node's execution
+ * 200 ads checks its KKTU ids against one GET /api/kktu, not 200. The node's execution
  * context object is the key, so the copy goes when the execution does.
  */
 export async function kktuForExecution(this: IExecuteSingleFunctions): Promise<FlatKktuNode[]> {

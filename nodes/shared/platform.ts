@@ -9,7 +9,8 @@ import { invalidInput } from './validation';
  * - `telegram`: the real service (Adstat, the reseller cabinet for Telegram Ads), as its public
  *   developer docs write the names. Where they are silent (audiences, the base pixel code, the ad
  *   detail's event), the names follow the docs' own pattern (`tg_…`).
- * - `ext`: the interface spec, which writes the platform as `ext` everywhere (spec, naming note).
+ * - `ext`: the Generic form of the documented interface, which writes the platform as `ext` in
+ *   every path and field name.
  *
  * Paths that are the same in both forms are in constants.ts (PATHS).
  */
@@ -25,17 +26,17 @@ export interface PlatformNames {
 	/** As the credential's Platform field names the choice. */
 	label: string;
 	paths: {
-		/** spec 4.2: POST, the legacy report. */
+		/** POST, the legacy report. */
 		legacyReport: string;
-		/** spec 4.6: POST, create an ad. */
+		/** POST, create an ad. */
 		adCreate: string;
-		/** spec 4.7, 4.8: GET the ad's detail, PUT an edit. */
+		/** GET the ad's detail, PUT an edit. */
 		ad: (adId: string | number) => string;
-		/** spec 4.10: POST on the client API, with the query account_id. */
+		/** Media upload: POST on the client API, with the query account_id. */
 		mediaUpload: string;
-		/** spec 4.12: GET on the client API. */
+		/** Audience list: GET on the client API. */
 		audiencesList: (accountId: string) => string;
-		/** spec 4.12: POST (multipart) on the client API. */
+		/** Audience create: POST (multipart) on the client API. */
 		audienceCreate: (accountId: string) => string;
 	};
 	fields: {
@@ -53,14 +54,14 @@ export interface PlatformNames {
 	/** The function a pixel code snippet calls: `<fn>('event', '<id>')`. */
 	pixelFunction: string;
 	/**
-	 * spec 4.2 `date_from` / `date_to`: `date` writes the day (`2026-03-01`), `dateTime` the day's
+	 * The legacy report's `date_from` / `date_to`: `date` writes the day (`2026-03-01`), `dateTime` the day's
 	 * first and last second with the workflow's offset (`2026-03-01T00:00:00+03:00`).
 	 */
 	legacyReportDates: 'date' | 'dateTime';
 	/** A cabinet id as the form writes it, for placeholders and messages. */
 	cabinetIdExample: string;
 	/**
-	 * Endpoints of the real service that the interface spec hides (cabinets, campaigns, balances);
+	 * Endpoints of the real service that the Generic form lacks (cabinets, campaigns, balances);
 	 * undefined in a form whose API has none.
 	 */
 	accounts?: {
@@ -129,7 +130,7 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, PlatformNames>> = {
 			pixelId: 'ext_pixel_id',
 			audienceId: 'ext_id',
 		},
-		// The spec shows no snippet; the name the sandbox gives it.
+		// The Generic form documents no snippet; the name the sandbox gives it.
 		pixelFunction: 'extPixel',
 		legacyReportDates: 'date',
 		cabinetIdExample: '100001',

@@ -3,6 +3,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	ILoadOptionsFunctions,
+	INodeExecutionData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PAGE_BOUND_SLACK } from './constants';
 import { apiError } from './transport/errors';
@@ -13,11 +14,14 @@ import {
 	type RequestContext,
 } from './transport/request';
 import { invalidInput } from './validation';
+import { eachItem } from './perItem';
+import { readLimit } from './returnAll';
+import { pick } from './simplify';
 import { PLATFORM_LABEL, platformNames, type PlatformNames } from './platform';
 
 /**
  * Cabinets, campaigns and balances are endpoints of the real service (Telegram, Adstat) that the
- * interface spec does not show. With the credential in the Generic form they are refused before
+ * Generic form does not have. With the credential in the Generic form they are refused before
  * anything is sent; `instead` says what to do without them (by default: type the IDs by hand).
  */
 export async function realServiceCredentials(
@@ -115,4 +119,37 @@ export async function offsetList(
 ): Promise<IDataObject[]> {
 	const connection = connectionOptions(ctx, itemIndex);
 	return (await offsetPages(ctx, { ...request, itemIndex, connection })).items;
+}
+
+export interface RealServiceList {
+	/** What the list holds, as the refusal for the Generic form names it ("Cabinets"). */
+	what: string;
+	path: (paths: NonNullable<PlatformNames['accounts']>) => string;
+	/** The query of one item's filters (offset and limit are added by the paging). */
+	query: (ctx: IExecuteFunctions, itemIndex: number) => IDataObject;
+	/** What Simplify keeps of each record. */
+	simpleFields: readonly string[];
+}
+
+/**
+ * The execute function of a real-service list (cabinets, campaigns): for each item, Return All or
+ * Limit, the query of its filters, pages by offset until the answer's count, Simplify.
+ */
+export function realServiceListOperation(list: RealServiceList) {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			await eachItem(this, async (_item, i) => {
+				const { credentials, paths } = await realServiceCredentials(this, i, list.what);
+				const limit = readLimit(this.getNode(), i, (name) =>
+					this.getNodeParameter(name, i, name === 'limit' ? 50 : false),
+				);
+				const qs = list.query(this, i);
+				const records = await offsetList(this, i, { path: list.path(paths), qs, limit, credentials });
+				const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+				return records.map((record) => ({
+					json: simplify ? pick(record, list.simpleFields) : record,
+				}));
+			}),
+		];
+	};
 }

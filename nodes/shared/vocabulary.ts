@@ -16,7 +16,7 @@ export interface Term {
 export interface PeriodUnitTerm extends Term {
 	/** The canvas subtitle's adjective: "Daily rows", "5-minute rows". */
 	adjective: string;
-	/** spec 4.1 rule 1: only the last 5 days, at most 2 days per request. */
+	/** The API holds only the last 5 days of it, and takes at most 2 days per request. */
 	fine: boolean;
 	/** Complete periods arrive at most once a day (the trigger suggests polling hourly). */
 	daily: boolean;
@@ -27,14 +27,14 @@ export interface PeriodUnitTerm extends Term {
 export interface GroupingTerm extends Term {
 	/** How a tool description names a row split this way: "per campaign". */
 	noun: string;
-	/** spec 2.2: the fields that identify a row of this grouping within a period. */
+	/** The fields that identify a row of this grouping within a period. */
 	keys: string[];
 	/** How `row_key` marks this grouping's ids (the value itself when absent). */
 	keyCode?: string;
 }
 
 /**
- * spec 4.1: `period_grouping_unit`, shortest to longest, as people think of time (the editor keeps
+ * `period_grouping_unit`, shortest to longest, as people think of time (the editor keeps
  * this order; n8n's lint rule only checks arrays written in place in a node's description).
  */
 export const PERIOD_UNIT_TERMS: PeriodUnitTerm[] = [
@@ -47,7 +47,7 @@ export const PERIOD_UNIT_TERMS: PeriodUnitTerm[] = [
 	{ value: 'year', name: 'Year', adjective: 'Yearly', fine: false, daily: true, keyCode: 'y' },
 ];
 
-/** spec 4.1 and 2.2: `grouping` values, alphabetical by name as the editor lists them. */
+/** `grouping` values, alphabetical by name as the editor lists them. */
 export const GROUPING_TERMS: GroupingTerm[] = [
 	{
 		value: 'ad',
@@ -83,18 +83,18 @@ export const GROUPING_TERMS: GroupingTerm[] = [
 	},
 ];
 
-/** spec 4.1 and 4.6: currency codes of statistics and of an ad's money; EUR is the API's default. */
+/** Currency codes of statistics and of an ad's money; EUR is the API's default. */
 export const CURRENCY_CODES: string[] = ['EUR', 'TON', 'USD', 'RUB', 'USDT', 'STAR'];
 export const DEFAULT_CURRENCY = 'EUR';
 
-/** spec 4.1: `order_by` of statistics. */
+/** `order_by` of statistics. */
 export const STATS_ORDER_TERMS: Term[] = [
 	{ value: 'period', name: 'Oldest First' },
 	{ value: '-period', name: 'Newest First' },
 ];
 export const NEWEST_FIRST = '-period';
 
-/** spec 4.6: `ad_type`. */
+/** `ad_type` of an ad. */
 export const AD_TYPE_TERMS: Term[] = [
 	{ value: 'target_channels', name: 'Channels', description: 'Show the ad in chosen channels or topics' },
 	{
@@ -111,7 +111,7 @@ export const AD_TYPE_TERMS: Term[] = [
 	},
 ];
 
-/** spec 2.5 lists `learn_more` and `open_website` as the button types seen. */
+/** The button types seen on ads' details: `learn_more` and `open_website`. */
 export const BUTTON_TYPE_TERMS: Term[] = [
 	{ value: 'learn_more', name: 'Learn More' },
 	{ value: 'open_website', name: 'Open Website' },

@@ -207,7 +207,7 @@ export function agentWorkflow(id: string, prompt: string): WorkflowJson {
 }
 
 /** The credentials file for `n8n import:credentials`: the sandbox, an expired token, the model. */
-export function agentCredentials(sandbox: SandboxCredential, modelUrl: string): unknown[] {
+export function agentCredentials(sandbox: SandboxCredential, modelUrl: string): object[] {
 	return [
 		{ ...AD_CABINET, type: 'adCabinetApi', data: sandbox },
 		{

@@ -4,7 +4,7 @@
  * show the tail of exactly the command that failed, and the log checks can read them all.
  */
 import type { SandboxCredential, SignInCredential } from '../../harness/sandbox';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLog, type LogEntry } from './logs';
 import { runN8n, spawnN8n, tail, waitForHttp, type Spawned } from './processes';
@@ -129,6 +129,24 @@ export class N8nSession {
 		if (!entries.some((e) => e.message.startsWith('Successfully imported 1 credential'))) {
 			throw new CommandError(
 				`import:credentials did not report the import\n${this.tails(this.logs[this.logs.length - 1])}`,
+			);
+		}
+	}
+
+	/** Imports credentials given whole (`{ id, name, type, data }` each), as `n8n import:credentials` reads them. */
+	async importCredentials(credentials: object[], fileName = 'credentials.json'): Promise<void> {
+		const file = join(this.options.workDir, fileName);
+		writeFileSync(file, JSON.stringify(credentials, null, 2));
+		const entries = await this.command(
+			'import-credentials',
+			['import:credentials', `--input=${file}`],
+			120_000,
+		);
+		const count = credentials.length;
+		const reported = `Successfully imported ${count} credential${count === 1 ? '' : 's'}`;
+		if (!entries.some((e) => e.message.startsWith(reported))) {
+			throw new CommandError(
+				`import:credentials did not report ${count} credential(s)\n${this.tails(this.logs[this.logs.length - 1])}`,
 			);
 		}
 	}

@@ -10,7 +10,7 @@ import { assertCsvOfRows, numeric } from '../lib/csvRows';
 import { readLog } from '../lib/logs';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { itemsOf } from '../lib/workflows';
-import type { Execution } from './executions';
+import type { Execution } from '../lib/executions';
 import {
 	compareRows,
 	describeComparison,

@@ -30,12 +30,13 @@ import { numeric } from '../lib/csvRows';
 import { repoPackageJson } from '../lib/installPackage';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
-import { freePort, tail } from '../lib/processes';
+import { tail } from '../lib/processes';
 import { N8nSession, type N8nServer, type N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { clock } from './checks';
-import { listExecutions, readExecution, UNFINISHED } from './executions';
-import { startRedis, type Redis } from './redis';
+import { listExecutions, readExecution, UNFINISHED } from '../lib/executions';
+import { startRedis, type Redis } from '../lib/redis';
+import { killWorkerRunning, queueModeEnv, startQueueMode } from '../lib/queueMode';
 import { compareRows, expectedRows, FIVE_MINUTES, pollsOf, type Row } from './rows';
 import { startSink, type Sink } from './sink';
 import {
@@ -102,12 +103,7 @@ async function main(): Promise<number> {
 		console.log(
 			`  PostgreSQL ${postgres.version}, Redis ${redis.version}, sandbox API ${sandbox.baseUrl}, row store ${sink.url}`,
 		);
-		const session = await stageSession(setUp, {
-			...postgres.n8nEnv,
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-		});
+		const session = await stageSession(setUp, queueModeEnv(postgres, redis));
 		const startMs = Math.floor(Date.now() / FIVE_MINUTES) * FIVE_MINUTES - BACKFILL_MS;
 		const flow = lostWorkerWorkflow(new Date(startMs), sink.url, INTERVAL_MS);
 		await session.importCredential(credentialsFor(sandbox));
@@ -115,15 +111,9 @@ async function main(): Promise<number> {
 		await session.publishWorkflow(flow.id);
 
 		console.log('\n▶ n8n start and 2 n8n workers (EXECUTIONS_MODE=queue, n8n defaults for Bull)');
-		const starts = await Promise.all([
-			session.startServer(),
-			...[1, 2].map(
-				async () =>
-					await session.startWorker({ brokerPort: await freePort(), healthPort: await freePort() }),
-			),
-		]);
-		server = starts[0] as N8nServer;
-		workers.push(...(starts.slice(1) as N8nWorker[]));
+		const queue = await startQueueMode(session, 2);
+		server = queue.server;
+		workers.push(...queue.workers);
 		await server.rest.signIn();
 		const rest = server.rest;
 
@@ -138,17 +128,9 @@ async function main(): Promise<number> {
 			(a, b) => Number(a.id) - Number(b.id),
 		);
 		assert.ok(first, 'no execution listed');
-		const startedLine = new RegExp(`^Worker started execution ${first.id} \\(job ([^)]+)\\)$`);
-		const victim = workers.findIndex((w) =>
-			readLog(w.log.logFile).some((e) => startedLine.test(e.message)),
-		);
-		assert.ok(victim >= 0, `no worker logged starting execution ${first.id}`);
-		const jobId = readLog(workers[victim].log.logFile)
-			.map((e) => startedLine.exec(e.message)?.[1])
-			.find(Boolean);
+		const startedLine = new RegExp(`^Worker started execution ${first.id} \\(job [^)]+\\)$`);
 		const killedAt = Date.now();
-		const pid = workers[victim].spawned.child.pid ?? assert.fail('no pid');
-		process.kill(pid, 'SIGKILL');
+		const { index: victim, pid, jobId } = killWorkerRunning(workers, first.id);
 		console.log(
 			`  execution ${first.id} (job ${jobId}) on worker ${victim + 1} (pid ${pid}) killed at ${clock(killedAt)} with ${sink.deliveries.length} rows stored`,
 		);

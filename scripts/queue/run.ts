@@ -32,36 +32,16 @@ import { repoPackageJson } from '../lib/installPackage';
 import { packageProblems, readLog } from '../lib/logs';
 import { describeMemory, groupMemory } from '../lib/memory';
 import { startPostgres, type Postgres } from '../lib/postgres';
-import { freePort, tail } from '../lib/processes';
-import type { N8nRest } from '../lib/rest';
-import type { N8nRuntime } from '../lib/runtime';
+import { tail } from '../lib/processes';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
-import { itemsOf, type Example } from '../lib/workflows';
-import {
-	binaryText,
-	listExecutions,
-	readExecution,
-	UNFINISHED,
-	type Execution,
-} from './executions';
-import {
-	checkScheduled,
-	checkTrigger,
-	checkWhereTheyRan,
-	clock,
-	type Observed,
-	type TriggerObserved,
-} from './checks';
-import { startRedis, type Redis } from './redis';
-import { failedRequests, FIVE_MINUTES, pollsOf } from './rows';
-import {
-	NAMES,
-	scheduledWorkflow,
-	TRIGGER_CURRENCIES,
-	TRIGGER_UNIT,
-	triggerWorkflow,
-} from './workflows';
+import type { Example } from '../lib/workflows';
+import { checkScheduled, checkTrigger, checkWhereTheyRan, type Observed } from './checks';
+import { observe, waitForPolls } from './observe';
+import { startRedis, type Redis } from '../lib/redis';
+import { startQueueMode, queueModeEnv } from '../lib/queueMode';
+import { failedRequests, FIVE_MINUTES } from './rows';
+import { scheduledWorkflow, TRIGGER_CURRENCIES, triggerWorkflow } from './workflows';
 
 /** How long an access token lives in this stage: the workers renew it several times per run. */
 const TOKEN_LIFETIME_SECONDS = 60;
@@ -73,131 +53,6 @@ const MAX_WAIT_MS = (maxWaitArg ? Number(maxWaitArg.split('=')[1]) : 450) * 1000
 const WORKERS = 2;
 /** How far back the trigger starts (its first poll emits this backfill). */
 const BACKFILL_MS = 60 * 60_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The trigger's state in the workflow's static data (pollState.ts: `wm` is its watermark). */
-function watermarkOf(staticData: unknown): number | undefined {
-	const node = (staticData as Record<string, { adCabinetStats?: { wm?: unknown } }> | undefined)?.[
-		`node:${NAMES.trigger}`
-	];
-	const wm = node?.adCabinetStats?.wm;
-	return typeof wm === 'number' ? wm : undefined;
-}
-
-interface TriggerFlow {
-	currency: string;
-	id: string;
-}
-
-/**
- * Waits until each trigger has polled at least 3 times and has an execution from a poll after the
- * first (a period completed while polling), all of them finished. Prints each poll.
- */
-async function waitForPolls(
-	rest: N8nRest,
-	sandbox: Sandbox,
-	triggers: TriggerFlow[],
-	deadline: number,
-): Promise<{ met: boolean; polls: number[] }> {
-	const shown = triggers.map(() => 0);
-	const runs = triggers.map(() => 0);
-	let lastList = 0;
-	for (;;) {
-		const polls = triggers.map((t) => pollsOf(sandbox.requests, TRIGGER_UNIT, t.currency));
-		triggers.forEach((trigger, i) => {
-			for (const poll of polls[i].slice(shown[i])) {
-				console.log(
-					`  ${trigger.currency} poll ${polls[i].indexOf(poll) + 1} at ${clock(poll.at)} (main's clock), window from ${clock(poll.from)}`,
-				);
-			}
-			shown[i] = polls[i].length;
-		});
-		const enough = polls.every((p) => p.length >= 3);
-		if (Date.now() - lastList >= 5_000 || enough) {
-			lastList = Date.now();
-			let done = true;
-			for (const [i, trigger] of triggers.entries()) {
-				const list = await listExecutions(rest, trigger.id);
-				if (list.length !== runs[i]) {
-					runs[i] = list.length;
-					console.log(
-						`  ${runs[i]} execution(s) of the ${trigger.currency} trigger workflow so far`,
-					);
-				}
-				done &&= runs[i] >= 2 && list.every((e) => !UNFINISHED.has(e.status));
-			}
-			if (enough && done) {
-				// Let the last poll store its state and hand over its execution.
-				await sleep(5_000);
-				return { met: true, polls: polls.map((p) => p.length) };
-			}
-		}
-		if (Date.now() > deadline) return { met: false, polls: polls.map((p) => p.length) };
-		await sleep(2_000);
-	}
-}
-
-/** Reads executions, static data and CSV files; again if a trigger polled meanwhile. */
-async function observe(
-	runtime: N8nRuntime,
-	rest: N8nRest,
-	sandbox: Sandbox,
-	triggers: TriggerFlow[],
-	scheduledId: string,
-): Promise<Observed> {
-	const pollCount = () =>
-		triggers.map((t) => pollsOf(sandbox.requests, TRIGGER_UNIT, t.currency).length).join();
-	const read = async (workflowId: string): Promise<Execution[]> => {
-		const deadline = Date.now() + 60_000;
-		let list = await listExecutions(rest, workflowId);
-		while (list.some((e) => UNFINISHED.has(e.status)) && Date.now() < deadline) {
-			await sleep(1_000);
-			list = await listExecutions(rest, workflowId);
-		}
-		const runs: Execution[] = [];
-		for (const summary of list.sort((a, b) => Number(a.id) - Number(b.id))) {
-			runs.push(await readExecution(runtime, rest, summary.id));
-		}
-		return runs;
-	};
-	for (let attempt = 1; ; attempt++) {
-		const before = pollCount();
-		const observedTriggers: TriggerObserved[] = [];
-		for (const trigger of triggers) {
-			const polls = pollsOf(sandbox.requests, TRIGGER_UNIT, trigger.currency);
-			const workflow = await rest.request<{ staticData?: unknown }>(
-				'GET',
-				`/rest/workflows/${trigger.id}`,
-			);
-			observedTriggers.push({
-				currency: trigger.currency,
-				polls,
-				watermark: watermarkOf(workflow.staticData),
-				staticData: workflow.staticData,
-				runs: await read(trigger.id),
-			});
-		}
-		const scheduledRuns = await read(scheduledId);
-		if (pollCount() !== before && attempt < 3) {
-			console.log('  a trigger polled while reading; reading again');
-			await sleep(5_000);
-			continue;
-		}
-		const csv = new Map<string, string>();
-		const csvErrors = new Map<string, string>();
-		for (const execution of scheduledRuns) {
-			const id = itemsOf(execution.run, NAMES.csv)?.[0]?.binary?.data?.id;
-			try {
-				if (!id) throw new Error('no binary "data" on the first item');
-				csv.set(execution.summary.id, await binaryText(rest, id));
-			} catch (error) {
-				csvErrors.set(execution.summary.id, (error as Error).message);
-			}
-		}
-		return { triggers: observedTriggers, scheduledRuns, csv, csvErrors };
-	}
-}
 
 async function main(): Promise<number> {
 	const started = Date.now();
@@ -240,12 +95,7 @@ async function main(): Promise<number> {
 			`  sandbox API on ${sandbox.baseUrl}, clock real from ${sandbox.clock.now().toISOString()}`,
 		);
 
-		const session = await stageSession(setUp, {
-			...postgres.n8nEnv,
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-		});
+		const session = await stageSession(setUp, queueModeEnv(postgres, redis));
 		const startMs = Math.floor(Date.now() / FIVE_MINUTES) * FIVE_MINUTES - BACKFILL_MS;
 		const triggerFlows = TRIGGER_CURRENCIES.map((currency) => ({
 			currency,
@@ -277,28 +127,9 @@ async function main(): Promise<number> {
 
 		console.log(`\n▶ n8n start and ${WORKERS} n8n workers (EXECUTIONS_MODE=queue)`);
 		t = Date.now();
-		const starts = await Promise.allSettled([
-			session.startServer(),
-			...Array.from(
-				{ length: WORKERS },
-				async () =>
-					await session.startWorker({
-						brokerPort: await freePort(),
-						healthPort: await freePort(),
-					}),
-			),
-		]);
-		const [mainStart, ...workerStarts] = starts;
-		if (mainStart.status === 'fulfilled') server = mainStart.value as N8nServer;
-		for (const start of workerStarts) {
-			if (start.status === 'fulfilled') workers.push(start.value as N8nWorker);
-		}
-		if (!server || workers.length !== WORKERS) {
-			const reasons = starts
-				.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-				.map((r) => String((r.reason as Error).message ?? r.reason));
-			throw new Error(`start failed:\n${reasons.join('\n')}`);
-		}
+		const queue = await startQueueMode(session, WORKERS);
+		server = queue.server;
+		workers.push(...queue.workers);
 		console.log(
 			`  main on ${server.url} and ${WORKERS} workers (health ${workers.map((w) => w.url).join(', ')}) ready (${seconds(Date.now() - t)})`,
 		);
@@ -326,7 +157,9 @@ async function main(): Promise<number> {
 		// A 401 is the access token expiring: n8n renews it (refresh, or sign-in) and repeats the
 		// request. Any other failure, or a 401 not followed by a renewal and a 200 on its path, counts.
 		const log = sandbox.requests.filter((r) => r.api !== 'control');
-		const renewals = log.filter((r) => r.path === '/api/v2/access-token' || r.path === '/api/v2/login');
+		const renewals = log.filter(
+			(r) => r.path === '/api/v2/access-token' || r.path === '/api/v2/login',
+		);
 		const renewedAfter = (r: (typeof log)[number]) =>
 			log.some((x) => x.seq > r.seq && renewals.includes(x) && x.status === 200) &&
 			log.some((x) => x.seq > r.seq && x.path === r.path && x.status === 200);
@@ -371,9 +204,12 @@ async function main(): Promise<number> {
 			const executions = triggerRuns + (observed?.scheduledRuns.length ?? 0);
 			assert.ok(jobsQueued >= executions, `${jobsQueued} jobs for ${executions} executions`);
 		});
-		await checks.check('every API request was answered 200 (after renewing an expired token)', () => {
-			assert.deepEqual(failedApi.slice(0, 10), []);
-		});
+		await checks.check(
+			'every API request was answered 200 (after renewing an expired token)',
+			() => {
+				assert.deepEqual(failedApi.slice(0, 10), []);
+			},
+		);
 		await checks.check(
 			'no warning or error about the package in the logs of main and workers',
 			() => {

@@ -18,7 +18,8 @@ import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
 import type { N8nRuntime } from '../lib/runtime';
 import type { N8nServer, N8nWorker } from '../lib/session';
-import { startRedis, type Redis } from '../queue/redis';
+import { startRedis, type Redis } from '../lib/redis';
+import { queueModeEnv } from '../lib/queueMode';
 import {
 	CUSTOM_REGISTRY_FEATURE,
 	enableLicenceFeature,
@@ -54,10 +55,7 @@ export async function queueFlow(ctx: StageContext, runtime: N8nRuntime): Promise
 				`  PostgreSQL ${postgres.version} on 127.0.0.1:${postgres.port}, Redis ${redis.version} on 127.0.0.1:${redis.port}`,
 			);
 			return {
-				...postgres.n8nEnv,
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				...queueModeEnv(postgres, redis),
 				// Files in the n8n folder, which main and the shared-folder worker both see (queue mode
 				// keeps them in the database by default), so the checks read the CSV the run wrote.
 				N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',

@@ -28,56 +28,45 @@
  * Flags: --keep (keep the temp folder with n8n's user folder, the databases and logs).
  */
 import { strict as assert } from 'node:assert';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../../harness/sandbox';
-import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
+import { activateWorkflow, TriggeredRuns, type ExecutionSummary } from '../lib/executions';
 import { repoPackageJson } from '../lib/installPackage';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
-import { freePort, tail } from '../lib/processes';
-import type { N8nRest } from '../lib/rest';
-import type { N8nServer, N8nSession, N8nWorker } from '../lib/session';
+import { tail } from '../lib/processes';
+import { killWorkerRunning, queueModeEnv, startQueueMode } from '../lib/queueMode';
+import { startRedis, type Redis } from '../lib/redis';
+import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
-import { CREDENTIAL_TYPE, itemsOf, SANDBOX_CREDENTIAL } from '../lib/workflows';
-import {
-	listExecutions,
-	readExecution,
-	UNFINISHED,
-	type ExecutionSummary,
-} from '../queue/executions';
-import { startRedis, type Redis } from '../queue/redis';
+import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
 import { firstPages, type Row } from '../queue/rows';
+import {
+	apiRows,
+	changed,
+	compare,
+	dayOf,
+	closingLine,
+	describe,
+	heldMap,
+	STORE_LABEL,
+	type Figures,
+} from './compare';
 import {
 	createDataTable,
 	createSyncTable,
-	figuresOf,
-	identityOf,
 	openStores,
-	type HeldRow,
 	type StoreName,
 	type Stores,
 } from './stores';
-import {
-	POSTGRES_CREDENTIAL,
-	recheckTriggerFlow,
-	syncFlow,
-	TRIGGER_NAMES,
-	type SyncFlow,
-} from './workflows';
+import { checkRecheckTrigger, type Restatement } from './trigger';
+import { recheckTriggerFlow, syncFlow, syncTableCredential, type SyncFlow } from './workflows';
 
 const flags = new Set(process.argv.slice(2));
 const DAY_MS = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const STORE_LABEL: Record<StoreName, string> = {
-	postgres: 'PostgreSQL table (Insert or Update on row_key)',
-	dataTable: 'n8n data table (Upsert on row_key)',
-};
-
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The stage compares whole days: it does not start within 8 minutes of midnight (UTC, the workflows' timezone). */
 async function awayFromMidnight(): Promise<void> {
@@ -87,168 +76,6 @@ async function awayFromMidnight(): Promise<void> {
 		`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`,
 	);
 	await sleep(left + 5_000);
-}
-
-/** What one store showed in each step, for the closing lines. */
-interface Figures {
-	expected?: number;
-	held?: number;
-	duplicates?: number;
-	changedOnSecondRun?: number;
-	restatedInApi?: number;
-	updatedAfterRestatement?: number;
-	heldAfterLostRun?: number;
-	staleAfterLostRun?: number;
-	writtenBeforeKill?: number;
-	heldAfterNextRun?: number;
-	equalAfterNextRun?: number;
-}
-
-/** Rows as the API answers the sync workflows' query now: identity → figures. */
-function apiRows(sandbox: Sandbox, body: Row): Map<string, string> {
-	const rows = sandbox.data.statsRows(body) as IDataObject[];
-	return new Map(
-		rows.map((row) => {
-			const json = numericRow({ ...row });
-			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
-		}),
-	);
-}
-
-interface Comparison {
-	held: number;
-	duplicates: number;
-	missing: string[];
-	unexpected: string[];
-	different: string[];
-}
-
-function compare(api: Map<string, string>, held: HeldRow[]): Comparison {
-	const byIdentity = new Map<string, HeldRow[]>();
-	for (const row of held)
-		byIdentity.set(row.identity, [...(byIdentity.get(row.identity) ?? []), row]);
-	const keys = new Set(held.map((row) => row.rowKey));
-	const duplicates = Math.max(held.length - keys.size, held.length - byIdentity.size);
-	return {
-		held: held.length,
-		duplicates,
-		missing: [...api.keys()].filter((identity) => !byIdentity.has(identity)),
-		unexpected: [...byIdentity.keys()].filter((identity) => !api.has(identity)),
-		different: [...api]
-			.filter(([identity, figures]) => byIdentity.get(identity)?.some((r) => r.figures !== figures))
-			.map(([identity]) => identity),
-	};
-}
-
-function describe(c: Comparison, expected: number): string {
-	return `${c.held} rows held of ${expected} expected, ${c.duplicates} duplicates, ${c.missing.length} missing, ${c.unexpected.length} unexpected, ${c.different.length} with other figures${c.different.length ? ` (${c.different.slice(0, 4).join(', ')})` : ''}`;
-}
-
-/** Identities whose figures differ between two views (rows absent from one count too). */
-function changed(before: Map<string, string>, after: Map<string, string>): string[] {
-	const identities = new Set([...before.keys(), ...after.keys()]);
-	return [...identities].filter((identity) => before.get(identity) !== after.get(identity)).sort();
-}
-
-const heldMap = (held: HeldRow[]) => new Map(held.map((row) => [row.identity, row.figures]));
-
-class Runs {
-	constructor(
-		private readonly rest: N8nRest,
-		private readonly readyAt: number,
-	) {}
-
-	async list(workflowId: string): Promise<ExecutionSummary[]> {
-		return (await listExecutions(this.rest, workflowId))
-			.filter((e) => e.mode === 'trigger' && Date.parse(e.createdAt) >= this.readyAt)
-			.sort((a, b) => Number(a.id) - Number(b.id));
-	}
-
-	/** The first execution with an id above `afterId`, once it has ended (or with `started`, once it runs). */
-	async next(
-		workflowId: string,
-		afterId: number,
-		until: 'ended' | 'started',
-		timeoutMs = 90_000,
-	): Promise<ExecutionSummary> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const run = (await this.list(workflowId)).find((e) => Number(e.id) > afterId);
-			if (run && (until === 'started' || !UNFINISHED.has(run.status))) return run;
-			if (Date.now() > deadline)
-				throw new Error(
-					`no execution of ${workflowId} after ${afterId} ${until} within ${seconds(timeoutMs)}`,
-				);
-			await sleep(until === 'started' ? 100 : 500);
-		}
-	}
-
-	async lastId(workflowIds: string[]): Promise<number> {
-		let last = 0;
-		for (const id of workflowIds)
-			for (const e of await this.list(id)) last = Math.max(last, Number(e.id));
-		return last;
-	}
-
-	/** Waits until no execution of these workflows is running, so that what follows falls between runs. */
-	async quiet(workflowIds: string[]): Promise<void> {
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const running = [];
-			for (const id of workflowIds)
-				running.push(...(await this.list(id)).filter((e) => UNFINISHED.has(e.status)));
-			if (!running.length) return;
-			if (Date.now() > deadline)
-				throw new Error(
-					`executions ${running.map((e) => e.id).join(', ')} still running after 60 s`,
-				);
-			await sleep(200);
-		}
-	}
-}
-
-async function activate(rest: N8nRest, id: string): Promise<void> {
-	const workflow = await rest.request<{ versionId: string }>('GET', `/rest/workflows/${id}`);
-	await rest.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
-}
-
-/** Imports the sandbox credential and the PostgreSQL credential of the sync table. */
-async function importCredentials(
-	session: N8nSession,
-	work: string,
-	sandbox: Sandbox,
-	postgres: Postgres,
-): Promise<void> {
-	const file = join(work, 'sync-credentials.json');
-	writeFileSync(
-		file,
-		JSON.stringify([
-			{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
-			{
-				...POSTGRES_CREDENTIAL,
-				type: 'postgres',
-				data: {
-					host: '127.0.0.1',
-					port: postgres.port,
-					database: 'sync',
-					user: 'postgres',
-					password: '',
-					ssl: 'disable',
-					allowUnauthorizedCerts: false,
-					maxConnections: 10,
-				},
-			},
-		]),
-	);
-	const entries = await session.command(
-		'import-credentials',
-		['import:credentials', `--input=${file}`],
-		120_000,
-	);
-	assert.ok(
-		entries.some((e) => e.message.startsWith('Successfully imported 2 credentials')),
-		'import:credentials did not report 2 credentials',
-	);
 }
 
 async function main(): Promise<number> {
@@ -283,40 +110,40 @@ async function main(): Promise<number> {
 		console.log(
 			`  PostgreSQL ${postgres.version} (n8n's database and the sync table), Redis ${redis.version}, sandbox API ${sandbox.baseUrl} (clock stopped at ${new Date(now).toISOString()})`,
 		);
-		const session = await stageSession(setUp, {
-			...postgres.n8nEnv,
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-		});
+		const session = await stageSession(setUp, queueModeEnv(postgres, redis));
 		const A = syncFlow('stats-sync-to-postgres.json', 'postgres', [0, 30]);
 		const B = syncFlow('stats-sync-to-data-table.json', 'dataTable', [15, 45]);
 		// n8n polls a trigger at most once a minute.
 		const T = recheckTriggerFlow(new Date(today - 4 * DAY_MS), [25]);
 		const flows = [A, B];
-		await importCredentials(session, work, sandbox, postgres);
+		await session.importCredentials(
+			[
+				{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
+				syncTableCredential(postgres.port),
+			],
+			'sync-credentials.json',
+		);
 		await session.importExamples([A.example, B.example, T]);
 
 		console.log(
 			'\n▶ n8n start and 2 n8n workers (EXECUTIONS_MODE=queue); the data table; the workflows activated',
 		);
-		const startWorker = async () =>
-			await session.startWorker({ brokerPort: await freePort(), healthPort: await freePort() });
-		const starts = await Promise.all([session.startServer(), startWorker(), startWorker()]);
-		server = starts[0] as N8nServer;
-		workers.push(...(starts.slice(1) as N8nWorker[]));
+		const queue = await startQueueMode(session, 2);
+		server = queue.server;
+		workers.push(...queue.workers);
+		const startWorker = queue.startWorker;
 		const rest = server.rest;
 		await rest.signIn();
 		const dataTableId = await createDataTable(rest);
 		stores = await openStores(runtime, postgres.port, dataTableId);
 		const readyAt = Date.now();
-		for (const example of [A.example, B.example, T]) await activate(rest, example.id);
+		for (const example of [A.example, B.example, T]) await activateWorkflow(rest, example.id);
 		await sleep(1_000);
 		const refused = readLog(server.log.logFile).find(
 			(e) => e.level === 'error' && e.message.includes('activating the workflow'),
 		);
 		assert.ok(!refused, `n8n did not activate a workflow: ${refused?.message.split('\n')[0]}`);
-		const runs = new Runs(rest, readyAt);
+		const runs = new TriggeredRuns(rest, readyAt);
 		const ids = flows.map((f) => f.example.id);
 		console.log(
 			`  A at seconds ${A.seconds.join(', ')}, B at ${B.seconds.join(', ')} of every minute, the trigger at second 25; data table ${dataTableId}`,
@@ -394,7 +221,7 @@ async function main(): Promise<number> {
 			[...api.keys()]
 				.filter((identity) => identity.startsWith(dayOf(day)))
 				.map((identity) => Number(identity.split('/')[1]));
-		const restated: Array<{ day: string; campaign: number; at: number }> = [];
+		const restated: Restatement[] = [];
 		const restate = (targets: Array<[number, number]>) => {
 			for (const [day, campaign] of targets) {
 				sandbox!.data.forceRestatement({ day: dayOf(day), campaign_id: campaign });
@@ -414,7 +241,7 @@ async function main(): Promise<number> {
 		// 3. Restatements, then a run.
 		console.log('\n▶ Restatements, then run 3');
 		// The trigger's first poll emits the days it starts from; restatements come after it.
-		const backfill = await new Runs(rest, readyAt).next(T.id, 0, 'ended', 75_000);
+		const backfill = await new TriggeredRuns(rest, readyAt).next(T.id, 0, 'ended', 75_000);
 		console.log(`  the trigger's first poll: execution ${backfill.id} ${backfill.status}`);
 		await runs.quiet(ids);
 		let last = await runs.lastId(ids);
@@ -468,7 +295,6 @@ async function main(): Promise<number> {
 		const loseRun = async (flow: SyncFlow): Promise<ExecutionSummary> => {
 			const run = await runs.next(flow.example.id, last, 'started', 60_000);
 			const startedAt = Date.now();
-			const startedLine = new RegExp(`^Worker started execution ${run.id} \\(job [^)]+\\)$`);
 			// A third of the rows written (data table), or the statement running for a second (PostgreSQL).
 			const enough = flow.store === 'dataTable' ? Math.ceil(api.size / 3) : 1;
 			const deadline = Date.now() + 30_000;
@@ -486,13 +312,8 @@ async function main(): Promise<number> {
 				);
 				await sleep(100);
 			}
-			const victim = workers.findIndex((w) =>
-				readLog(w.log.logFile).some((e) => startedLine.test(e.message)),
-			);
-			assert.ok(victim >= 0, `no live worker logged starting execution ${run.id}`);
-			const pid = workers[victim].spawned.child.pid ?? assert.fail('no pid');
-			process.kill(pid, 'SIGKILL');
-			lostWorkers.push(...workers.splice(victim, 1));
+			const { index, pid } = killWorkerRunning(workers, run.id);
+			lostWorkers.push(...workers.splice(index, 1));
 			replacements.push(startWorker());
 			if (flow.store === 'dataTable') figures[flow.store].writtenBeforeKill = writing;
 			console.log(
@@ -546,52 +367,7 @@ async function main(): Promise<number> {
 		}
 
 		// The trigger: each restated row of its last 2 days once, marked.
-		console.log('\n▶ The trigger with Re-Check Last 2 Periods');
-		const lastRestatement = Math.max(...restated.map((r) => r.at));
-		const tracked = new Set([dayOf(today - DAY_MS), dayOf(today - 2 * DAY_MS)]);
-		const expected = restated
-			.filter((r) => tracked.has(r.day))
-			.map((r) => `${r.day}|d|EUR|c${r.campaign}`)
-			.sort();
-		const deadline = Date.now() + 70_000;
-		let emitted: IDataObject[] = [];
-		for (;;) {
-			const executions = (await listExecutions(rest, T.id)).filter(
-				(e) => !UNFINISHED.has(e.status),
-			);
-			const polledAfter = executions.some((e) => Date.parse(e.createdAt) > lastRestatement);
-			emitted = [];
-			for (const e of executions.sort((a, b) => Number(a.id) - Number(b.id))) {
-				const record = await readExecution(runtime, rest, e.id);
-				emitted.push(
-					...(itemsOf(record.run, TRIGGER_NAMES.received) ?? []).map(
-						(item) => item.json as IDataObject,
-					),
-				);
-			}
-			const marked = emitted.filter((row) => row.restated === true);
-			if ((polledAfter && marked.length >= expected.length) || Date.now() > deadline) break;
-			await sleep(2_000);
-		}
-		const marked = emitted.filter((row) => row.restated === true);
-		const firstEmitted = new Map(
-			emitted.filter((row) => row.restated === false).map((row) => [String(row.row_key), row]),
-		);
-		triggerLine = `${emitted.length - marked.length} rows emitted as they settled, ${marked.length} restated (${expected.length} restatements in its last 2 days, ${restated.length - expected.length} outside them)`;
-		console.log(`  ${triggerLine}: ${marked.map((row) => String(row.row_key)).join(', ')}`);
-		await checks.check(
-			'the trigger emitted each restated row of its last 2 days once, marked restated with the figures it had, and no other',
-			() => {
-				assert.deepEqual(marked.map((row) => String(row.row_key)).sort(), expected);
-				for (const row of marked) {
-					const first = firstEmitted.get(String(row.row_key));
-					assert.ok(first, `${String(row.row_key)} was not emitted before`);
-					const previous = row.previous as IDataObject;
-					assert.equal(previous.views, first.views);
-					assert.notEqual(row.views, first.views);
-				}
-			},
-		);
+		triggerLine = await checkRecheckTrigger(checks, runtime, rest, T.id, today, restated);
 	} catch (error) {
 		checks.fail('sync stage', (error as Error).stack ?? String(error));
 		for (const p of [server, ...workers]) {
@@ -605,12 +381,8 @@ async function main(): Promise<number> {
 		await sandbox?.stop();
 	}
 	console.log('');
-	for (const store of ['postgres', 'dataTable'] as const) {
-		const f = figures[store];
-		console.log(
-			`${STORE_LABEL[store]}: rows expected ${f.expected ?? '?'}, held ${f.held ?? '?'}; duplicates ${f.duplicates ?? '?'}; changed by a second run ${f.changedOnSecondRun ?? '?'}; rows restated in the API ${f.restatedInApi ?? '?'}, updated ${f.updatedAfterRestatement ?? '?'}; after a lost run ${f.heldAfterLostRun ?? '?'} held, ${f.staleAfterLostRun ?? '?'} stale${f.writtenBeforeKill !== undefined ? ` (${f.writtenBeforeKill} rows written before the kill)` : ''}; after the next run ${f.equalAfterNextRun ?? '?'} of ${f.expected ?? '?'} equal to the API.`,
-		);
-	}
+	for (const store of ['postgres', 'dataTable'] as const)
+		console.log(closingLine(store, figures[store]));
 	if (triggerLine) console.log(`Stats Trigger, Re-Check Last 2 Periods: ${triggerLine}.`);
 	return finishStage({
 		stage: 'sync',

@@ -15,6 +15,24 @@ import {
 export const SYNC_DIR = join(EXAMPLES_DIR, 'sync');
 export const POSTGRES_CREDENTIAL = { id: 'adCabinetSyncPostgres', name: 'Sync PostgreSQL' };
 
+/** The PostgreSQL credential of the sync table, in the stage's own database `sync`. */
+export function syncTableCredential(port: number): object {
+	return {
+		...POSTGRES_CREDENTIAL,
+		type: 'postgres',
+		data: {
+			host: '127.0.0.1',
+			port,
+			database: 'sync',
+			user: 'postgres',
+			password: '',
+			ssl: 'disable',
+			allowUnauthorizedCerts: false,
+			maxConnections: 10,
+		},
+	};
+}
+
 export interface SyncFlow {
 	example: Example;
 	store: 'postgres' | 'dataTable';

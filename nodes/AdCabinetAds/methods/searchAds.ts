@@ -3,7 +3,7 @@ import { MAX_PAGE_SIZE, PATHS } from '../../shared/constants';
 import { apiRequest } from '../../shared/transport/request';
 
 /**
- * "From List" of the Ad locator: ads from the list endpoint (spec 4.5), a page of 500 at a time,
+ * "From List" of the Ad locator: ads from the list endpoint, a page of 500 at a time,
  * matched by title or ID. The API filters titles only by exact match, so the search is done here.
  */
 export async function searchAds(

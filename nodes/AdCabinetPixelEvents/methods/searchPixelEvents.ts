@@ -3,7 +3,7 @@ import { PATHS } from '../../shared/constants';
 import { platformNamesOf } from '../../shared/platform';
 import { apiRequest } from '../../shared/transport/request';
 
-/** "From List" of the Event locator: the events of the cabinet in the Cabinet ID field, by `id` (spec 2.7). */
+/** "From List" of the Event locator: the events of the cabinet in the Cabinet ID field, by `id`. */
 export async function searchPixelEvents(
 	this: ILoadOptionsFunctions,
 	filter?: string,

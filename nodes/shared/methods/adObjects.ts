@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { PATHS } from '../constants';
 import { apiRequest } from '../transport/request';
 
-/** Dropdown of advertised objects (spec 4.3), for the Ad Objects filters. */
+/** Dropdown of advertised objects, for the Ad Objects filters. */
 export async function getAdObjects(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const objects = await apiRequest.call(this, {
 		api: 'base',

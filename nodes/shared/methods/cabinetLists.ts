@@ -5,14 +5,14 @@ import { apiRequest } from '../transport/request';
 
 /**
  * Dropdowns fed by one cabinet's records. They read the cabinet from the node's `accountId`
- * parameter (the spec's `account_id`), so the list follows the cabinet chosen in the same node.
+ * parameter (the API's `account_id`), so the list follows the cabinet chosen in the same node.
  */
 export function chosenCabinet(ctx: ILoadOptionsFunctions): string {
 	const value = ctx.getCurrentNodeParameter('accountId', { extractValue: true }) as unknown;
 	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 }
 
-/** spec 4.11: the cabinet's pixel tag events, by the platform's event id (what an ad links to). */
+/** The cabinet's pixel tag events, by the platform's event id (what an ad links to). */
 export async function getPixelEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const accountId = chosenCabinet(this);
 	if (!accountId) return [];
@@ -33,7 +33,7 @@ export async function getPixelEvents(this: ILoadOptionsFunctions): Promise<INode
 		}));
 }
 
-/** spec 4.11: the pixel event types (`page_view`, `purchase`, `custom`, …). */
+/** The pixel event types (`page_view`, `purchase`, `custom`, …). */
 export async function getPixelEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const body = (await apiRequest.call(this, {
 		api: 'client',
@@ -43,7 +43,7 @@ export async function getPixelEventTypes(this: ILoadOptionsFunctions): Promise<I
 	return (body?.items ?? []).map((type) => ({ name: String(type.label ?? type.type), value: String(type.type) }));
 }
 
-/** spec 4.12: the cabinet's phone-number audiences, by the platform's audience id. */
+/** The cabinet's phone-number audiences, by the platform's audience id. */
 export async function getAudiences(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const accountId = chosenCabinet(this);
 	if (!accountId) return [];

@@ -11,7 +11,7 @@ interface CabinetName {
 
 /**
  * Every cabinet the token sees, as `Name (ID)` with its ID; one without an ID cannot be chosen. Fed
- * by the real service's cabinet names (its docs, "Accounts"); the interface spec hides the list, so
+ * by the real service's cabinet names (its docs, "Accounts"); the Generic form has no list, so
  * with the credential in the Generic form it says what to do instead, before anything is sent.
  */
 async function cabinetChoices(

@@ -18,7 +18,7 @@ export interface PeriodDate {
 	offsetMinutes: number;
 }
 
-/** Reads a period_date the API wrote (spec 2.1, ISO 8601); undefined without an explicit offset. */
+/** Reads a period_date the API wrote (ISO 8601); undefined without an explicit offset. */
 export function readPeriodDate(value: unknown): PeriodDate | undefined {
 	if (typeof value !== 'string') return undefined;
 	const match = WITH_OFFSET.exec(value);

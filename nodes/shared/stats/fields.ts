@@ -9,6 +9,7 @@ import {
 	inWords,
 	type Term,
 } from '../vocabulary';
+import { filtersCollection } from '../filters';
 
 /** A dropdown's options from the vocabulary (its list order is the editor's order). */
 export function optionsOf(terms: readonly Term[]): INodePropertyOptions[] {
@@ -21,7 +22,7 @@ export function optionsOf(terms: readonly Term[]): INodePropertyOptions[] {
 
 const fineUnitNames = PERIOD_UNIT_TERMS.filter((term) => term.fine).map((term) => term.name);
 
-/** Parameters shared by the Stats node's Statistics operation and the Stats Trigger (spec 4.1). */
+/** Parameters shared by the Stats node's Statistics operation and the Stats Trigger: the statistics query. */
 
 export const periodUnitField: INodeProperties = {
 	displayName: 'Period Grouping Unit',
@@ -79,24 +80,12 @@ export const adObjectsField: INodeProperties = {
  * they were made with; later versions choose the cabinets from the list.
  */
 export function statsFiltersFields(show: IDisplayOptions['show'], typedIn: number[]): INodeProperties[] {
-	const filters = {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-	} as const;
 	return [
-		{
-			...filters,
-			displayOptions: { show: { ...show, '@version': typedIn } },
-			options: [adObjectsField, cabinetIdsField],
-		},
-		{
-			...filters,
-			displayOptions: { ...(show ? { show } : {}), hide: { '@version': typedIn } },
-			options: [adObjectsField, cabinetPickerField],
-		},
+		filtersCollection({ show: { ...show, '@version': typedIn } }, [adObjectsField, cabinetIdsField]),
+		filtersCollection({ ...(show ? { show } : {}), hide: { '@version': typedIn } }, [
+			adObjectsField,
+			cabinetPickerField,
+		]),
 	];
 }
 

@@ -13,7 +13,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** The body of POST /api/v1/stats/page (spec 4.1) without paging fields. */
+/** The body of POST /api/v1/stats/page without paging fields. */
 export interface StatsQuery extends IDataObject {
 	period_from: string;
 	period_to: string;
@@ -73,7 +73,7 @@ export const STATS_FIELD_NAMES = {
 	order: 'Order',
 };
 
-/** Checks a query against spec 4.1 before it is sent; throws NodeOperationError naming the field. */
+/** Checks a query against the API's rules (docs/api-rules.md#statistics) before it is sent; throws NodeOperationError naming the field. */
 export function checkStatsQuery(node: INode, query: StatsQuery, bounds: QueryBounds, itemIndex = 0): void {
 	const names = STATS_FIELD_NAMES;
 	if (!(PERIOD_UNITS as readonly string[]).includes(query.period_grouping_unit)) {
@@ -93,7 +93,7 @@ export function checkStatsQuery(node: INode, query: StatsQuery, bounds: QueryBou
 	if (bounds.fromMs > bounds.toMs) {
 		throw invalidInput(node, names.from, `must not be after ${names.to} (${query.period_to})`, itemIndex, query.period_from);
 	}
-	// spec 4.1 rule 1
+	// Fine units: the API holds only the last 5 days and takes at most 2 days a request.
 	if (FINE_UNITS.has(query.period_grouping_unit)) {
 		const span = bounds.toMs - bounds.fromMs;
 		if (span > FINE_UNIT_MAX_SPAN_DAYS * DAY_MS) {

@@ -37,7 +37,7 @@ function plainDecimal(text: string): number {
 }
 
 /**
- * spec 2.1: money and ratios arrive as decimal strings. With Numeric Values on they become numbers
+ * Money and ratios arrive as decimal strings. With Numeric Values on they become numbers
  * in place (the row object is fresh from JSON.parse, so nothing else holds it). A value that is not
  * a finite number is left exactly as the API sent it.
  */
@@ -54,7 +54,7 @@ export function numericRow(row: IDataObject): IDataObject {
 	return row;
 }
 
-/** The identity of a row: its period plus the key of each grouping (spec 2.2). */
+/** The identity of a row: its period plus the key of each grouping (docs/api-rules.md#statistics). */
 export function rowKey(row: IDataObject, grouping: readonly Grouping[]): string {
 	let key = String(row.period_date);
 	for (const group of grouping) {

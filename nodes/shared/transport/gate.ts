@@ -23,12 +23,12 @@ export class RequestGate {
 		return this.bound;
 	}
 
-	/** Waits for a free place; returns the generation to hand to slowDown if the answer is a 429. */
 	/** Throws once the run is closed: a NodeOperationError passes through the retry loop untouched. */
 	throwIfClosed(): void {
 		if (this.closedFor) throw new NodeOperationError(this.closedFor, 'The run stopped after another request failed');
 	}
 
+	/** Waits for a free place; returns the generation to hand to slowDown if the answer is a 429. */
 	async acquire(): Promise<number> {
 		for (;;) {
 			this.throwIfClosed();

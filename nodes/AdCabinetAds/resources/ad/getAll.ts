@@ -3,10 +3,14 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields, simplifyItems } from '../../../shared/simplify';
+import { MAX_PAGE_SIZE, PATHS } from '../../../shared/constants';
+import { listToItems, routed } from '../../../shared/transport/routing';
+import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of an ad in the list. */
 const SIMPLE_AD_FIELDS = [
@@ -31,7 +35,7 @@ export const simplifyAds = simplifyItems(SIMPLE_AD_FIELDS);
 
 const show = { resource: ['ad'], operation: ['getAll'] };
 
-/** spec 4.5: `period` filters by creation time. */
+/** `period` filters by when an ad was created, not by when it ran. */
 const PERIODS = [
 	{ name: 'All', value: 'all' },
 	{
@@ -49,47 +53,39 @@ export const adGetAllDescription: INodeProperties[] = [
 		show,
 		'ID, title, status, type, campaign, promoted object, CPM, balance, spend, impressions, clicks, CTR and goals',
 	),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Advertisement Titles',
-				name: 'advertisementTitles',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Title' },
-				default: [],
-				description: 'Only ads with one of these exact titles',
-			},
-			{
-				displayName: 'Campaign Names',
-				name: 'campaignNames',
-				type: 'string',
-				typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Campaign Name' },
-				default: [],
-				description: 'Only ads of the campaigns with one of these exact names',
-			},
-			{
-				displayName: 'Period',
-				name: 'period',
-				type: 'options',
-				default: 'all',
-				description: 'Only ads created in this period',
-				options: PERIODS,
-			},
-			{
-				displayName: 'Show Deleted',
-				name: 'showDeleted',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to include deleted ads',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Advertisement Titles',
+			name: 'advertisementTitles',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Title' },
+			default: [],
+			description: 'Only ads with one of these exact titles',
+		},
+		{
+			displayName: 'Campaign Names',
+			name: 'campaignNames',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Campaign Name' },
+			default: [],
+			description: 'Only ads of the campaigns with one of these exact names',
+		},
+		{
+			displayName: 'Period',
+			name: 'period',
+			type: 'options',
+			default: 'all',
+			description: 'Only ads created in this period',
+			options: PERIODS,
+		},
+		{
+			displayName: 'Show Deleted',
+			name: 'showDeleted',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to include deleted ads',
+		},
+	]),
 ];
 
 /** Titles and names may contain commas, so text from an expression is split on new lines only. */
@@ -98,14 +94,16 @@ function names(value: unknown): string[] {
 	return parts.map((part) => String(part).trim()).filter((part) => part !== '');
 }
 
-/** spec 4.5: the filters as query parameters (lists as repeated keys); offset and limit come from paging. */
+/** The filters as query parameters (lists as repeated keys); offset and limit come from paging. */
 export async function prepareAdGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
 	const node = this.getNode();
 	const itemIndex = this.getItemIndex();
-	readLimit(node, itemIndex, (name) => this.getNodeParameter(name, name === 'returnAll' ? false : 50));
+	readLimit(node, itemIndex, (name) =>
+		this.getNodeParameter(name, name === 'returnAll' ? false : 50),
+	);
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const qs: IDataObject = {};
 	if (filters.period !== undefined) {
@@ -128,3 +126,22 @@ export async function prepareAdGetAll(
 	options.qs = { ...(options.qs ?? {}), ...qs };
 	options.arrayFormat = 'repeat';
 }
+
+export const adGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many ads',
+	description: 'List ads with their figures',
+	routing: {
+		request: { method: 'GET', url: PATHS.adList },
+		...routed({
+			prepare: prepareAdGetAll,
+			offsetPages: {
+				pageSize: MAX_PAGE_SIZE,
+				offsetParameter: 'offset',
+				limitParameter: 'limit',
+			},
+		}),
+		output: { postReceive: [listToItems(['data']), simplifyAds] },
+	},
+};

@@ -6,7 +6,7 @@ import { apiErrorFields, type Failure } from '../../../shared/transport/failure'
 
 type AdOperation = 'get' | 'create' | 'update';
 
-/** spec 4.6: the API's refusal of an ad without a KKTU id, in words that say what to do. */
+/** The refusal of an ad without a KKTU id (cabinets with automatic labelling need one), in words that say what to do. */
 export const AUTOMATIC_LABELLING_HINT =
 	'The cabinet needs a KKTU category: set "KKTU Category" to one third-level category (a code like 1.2.3; the Ad Cabinet KKTU node lists them).';
 

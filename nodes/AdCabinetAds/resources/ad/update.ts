@@ -2,6 +2,7 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import type { PlatformNames } from '../../../shared/platform';
 import { buildUpdateBody } from './values/adBody';
@@ -9,6 +10,9 @@ import { completeAdBody } from './values/adKktu';
 import { updateProperties } from './fields/adProperties';
 import { adIdField, readAdId } from './fields/adId';
 import { cabinetForDropdownsFields } from './fields/cabinetForDropdowns';
+import { routed } from '../../../shared/transport/routing';
+import { adHint } from './hints';
+import { adRecordOrNothing } from './answer';
 
 const show = { resource: ['ad'], operation: ['update'] };
 
@@ -18,7 +22,7 @@ export const adUpdateDescription: INodeProperties[] = [
 	...updateProperties(show),
 ];
 
-/** spec 4.8: PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
+/** PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
 export async function prepareAdUpdate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -29,3 +33,21 @@ export async function prepareAdUpdate(
 	options.url = names.paths.ad(adId);
 	options.body = await completeAdBody.call(this, body);
 }
+
+export const adUpdateOperation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update an ad',
+	description: 'Change some settings of an ad; the others stay as they are',
+	routing: {
+		request: { method: 'PUT' },
+		...routed({
+			prepare: prepareAdUpdate,
+			hint: adHint('update'),
+			onEmptyAnswer(sent) {
+				return { ad_id: readAdId(this), ...sent, success: true };
+			},
+		}),
+		output: { postReceive: [adRecordOrNothing] },
+	},
+};

@@ -6,17 +6,23 @@ import {
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodeProperties,
+	type INodePropertyOptions,
 } from 'n8n-workflow';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import { AD_IDS_TYPED_IN } from './fields/adFields';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
-import { requireJsonBody } from '../../../shared/transport/routing';
+import { requireJsonBody, routed } from '../../../shared/transport/routing';
 import { invalidInput, listOf } from '../../../shared/validation';
+import { PATHS } from '../../../shared/constants';
 
 const show = { resource: ['ad'], operation: ['validateBots'] };
 
 export const adValidateBotsDescription: INodeProperties[] = [
-	...cabinetIdFields(show, AD_IDS_TYPED_IN, 'The cabinet (account) the bots are to be targeted from'),
+	...cabinetIdFields(
+		show,
+		AD_IDS_TYPED_IN,
+		'The cabinet (account) the bots are to be targeted from',
+	),
 	{
 		displayName: 'Bots',
 		name: 'bots',
@@ -38,7 +44,7 @@ export const adValidateBotsDescription: INodeProperties[] = [
 	},
 ];
 
-/** spec 4.9: query `bots` repeated once per bot, and `account_id`. */
+/** The query: `bots` repeated once per bot, and `account_id`. */
 export async function prepareValidateBots(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -67,7 +73,7 @@ const records = (value: unknown): IDataObject[] =>
 		: [];
 
 /**
- * spec 4.9: `{ bots, errors }` as one item per bot: accepted bots with `valid: true` and their id,
+ * The answer `{ bots, errors }` as one item per bot: accepted bots with `valid: true` and their id,
  * title, url and photo; rejected ones with `valid: false` and the API's code and detail.
  */
 export async function validatedBotsToItems(
@@ -99,3 +105,15 @@ export async function validatedBotsToItems(
 		...rejected.map((error) => ({ json: { valid: false, ...error } })),
 	];
 }
+
+export const adValidateBotsOperation: INodePropertyOptions = {
+	name: 'Validate Bots',
+	value: 'validateBots',
+	action: 'Validate target bots',
+	description: 'Check bots before targeting them; each needs 1,000 or more daily users',
+	routing: {
+		request: { method: 'GET', url: PATHS.botValidation },
+		...routed({ prepare: prepareValidateBots }),
+		output: { postReceive: [validatedBotsToItems] },
+	},
+};

@@ -1,7 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { eachItem } from '../../../shared/perItem';
-import { apiRequest, connectionOptions } from '../../../shared/transport/request';
-import { realServiceCredentials } from '../../../shared/realService';
+import type { INodeProperties } from 'n8n-workflow';
+import { balanceGetOperation, executeBalanceGet } from './get';
 
 export const balanceDescription: INodeProperties[] = [
 	{
@@ -11,30 +9,9 @@ export const balanceDescription: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['balance'] } },
 		default: 'get',
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				action: 'Get the account balance',
-				description: 'The money in running ads, the free balance and their total, each with its currency',
-			},
-		],
+		options: [balanceGetOperation],
 	},
 ];
 
-/** GET /api/dashboard/balances: one item `{active, available, total}`, each `{amount, currency}`. */
-export async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return [
-		await eachItem(this, async (_item, i) => {
-			const { credentials, paths } = await realServiceCredentials(this, i, 'Balances');
-			return (await apiRequest.call(this, {
-				api: 'base',
-				method: 'GET',
-				path: paths.balances,
-				itemIndex: i,
-				credentials,
-				connection: connectionOptions(this, i),
-			})) as IDataObject;
-		}),
-	];
-}
+/** Custom operations: the balance is read by the request of the credential's form. */
+export const balanceOperations = { get: executeBalanceGet };

@@ -47,7 +47,7 @@ const AUDIENCE_FILE_TEXT = 'a CSV or txt file of phone numbers';
 const URL_SIZE_LIMITS = { defaultMb: 2 * (AUDIENCE_MAX_BYTES / 1024 / 1024), maxMb: 50 };
 
 /**
- * spec 4.12: the audience file is CSV or txt. A server may label it as text, CSV, a download
+ * The API takes the audience file as CSV or txt. A server may label it as text, CSV, a download
  * (octet-stream), or as Excel for a .csv path; a web page (e.g. a sharing page) is never the file.
  */
 const AUDIENCE_URL_FILE: FileKind = {
@@ -212,7 +212,7 @@ function refuse(
 	if (build.problem) throw invalidInput(ctx.getNode(), field, build.problem.message, i, given, nothingSent);
 }
 
-/** Sends one built file (spec 4.12: multipart `title` + `audience`) and reports what was sent. */
+/** Sends one built file (multipart `title` + `audience`) and reports what was sent. */
 async function upload(ctx: IExecuteFunctions, target: Target, build: AudienceBuild, i: number): Promise<IDataObject> {
 	const form = new FormData();
 	form.append('title', target.title);
@@ -272,7 +272,7 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 	}
 	const file = item.binary[property];
 	const extension = (file.fileExtension ?? file.fileName?.split('.').pop() ?? '').toLowerCase();
-	// spec 4.12: the audience file is CSV or txt.
+	// The API takes the audience file as CSV or txt.
 	if (!AUDIENCE_FILE_TYPES.has(file.mimeType) && !['csv', 'txt'].includes(extension)) {
 		throw invalidInput(ctx.getNode(), FIELD_LABELS.binary, 'must be a CSV or txt file', i, file.mimeType);
 	}
@@ -330,7 +330,7 @@ async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
 }
 
 /**
- * Audience → Create (spec 4.12) is a custom operation: "From Input Items" builds one file from all
+ * Audience → Create is a custom operation: "From Input Items" builds one file from all
  * items, "From URL" downloads the file first, and every source sends multipart, which declarative
  * routing cannot express.
  */
@@ -345,3 +345,11 @@ export async function executeAudienceCreate(this: IExecuteFunctions): Promise<IN
 	if (source === 'url') return [await eachItem(this, async (_item, i) => await fromUrl(this, i))];
 	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }
+
+export const audienceCreateOperation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create an audience',
+	description:
+		'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items',
+};

@@ -1,9 +1,15 @@
-import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import type { PlatformNames } from '../../../shared/platform';
 import type { Failure } from '../../../shared/transport/failure';
 import { AUDIENCE_CABINET_TYPED_IN, audienceHint } from './hints';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { listToItems, routed } from '../../../shared/transport/routing';
 
 const show = { resource: ['audience'], operation: ['getAll'] };
 
@@ -12,7 +18,7 @@ export const audienceGetAllDescription: INodeProperties[] = [
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 ];
 
-/** spec 4.12: GET /api/advertisement/{platform}/{account_id}/audiences/ */
+/** GET /api/advertisement/{platform}/{account_id}/audiences/ */
 export async function prepareAudienceGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -27,3 +33,16 @@ export function audienceGetAllHint(this: IExecuteSingleFunctions, failure: Failu
 	const accountId = String(this.getNodeParameter('accountId', '')).trim();
 	return audienceHint(accountId)(failure);
 }
+
+export const audienceGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many audiences',
+	description: "List a cabinet's phone-number audiences",
+	routing: {
+		// The path names the cabinet: prepareAudienceGetAll writes it.
+		request: { method: 'GET' },
+		...routed({ prepare: prepareAudienceGetAll, hint: audienceGetAllHint }),
+		output: { postReceive: [listToItems(['items', 'data', 'results'])] },
+	},
+};

@@ -4,7 +4,7 @@ import type { Failure } from '../../../shared/transport/failure';
 /** Node versions whose Cabinet ID is typed in; from 1.2 it is picked from the list or typed. */
 export const AUDIENCE_CABINET_TYPED_IN = [1, 1.1];
 
-/** spec 4.12: audiences exist only for cabinets whose geolocation is Uzbekistan. */
+/** Audiences exist only for cabinets whose geolocation is Uzbekistan. */
 export function audienceHint(accountId: string) {
 	return (failure: Failure): string | undefined => {
 		switch (failure.status) {

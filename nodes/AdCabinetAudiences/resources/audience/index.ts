@@ -1,29 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { listToItems, routed } from '../../../shared/transport/routing';
-import { audienceCreateDescription } from './create';
-import { audienceGetAllDescription, audienceGetAllHint, prepareAudienceGetAll } from './getAll';
+import { audienceCreateDescription, audienceCreateOperation } from './create';
+import { audienceGetAllDescription, audienceGetAllOperation } from './getAll';
 
-const operations: INodePropertyOptions[] = [
-	{
-		name: 'Create',
-		value: 'create',
-		action: 'Create an audience',
-		description:
-			'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items',
-	},
-	{
-		name: 'Get Many',
-		value: 'getAll',
-		action: 'Get many audiences',
-		description: "List a cabinet's phone-number audiences",
-		routing: {
-			// The path names the cabinet: prepareAudienceGetAll writes it.
-			request: { method: 'GET' },
-			...routed({ prepare: prepareAudienceGetAll, hint: audienceGetAllHint }),
-			output: { postReceive: [listToItems(['items', 'data', 'results'])] },
-		},
-	},
-];
+const operations: INodePropertyOptions[] = [audienceCreateOperation, audienceGetAllOperation];
 
 /**
  * Version 1 opened on Create. From 1.1 a new node opens on Get Many, a read; a saved version 1 node

@@ -4,11 +4,14 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { flattenKktu, matchesKktu, type KktuNode } from '../../../shared/kktu';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
-import { requireJsonBody } from '../../../shared/transport/routing';
+import { requireJsonBody, routed } from '../../../shared/transport/routing';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { PATHS } from '../../../shared/constants';
+import { filtersCollection } from '../../../shared/filters';
 
 const show = { resource: ['category'], operation: ['getAll'] };
 
@@ -23,25 +26,17 @@ export const categoryGetAllDescription: INodeProperties[] = [
 		description:
 			'Whether to return only third-level categories, the only ones an ad accepts as its KKTU category',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. hotels or 5.2',
-				description:
-					'Only categories whose name or path contains this text, or whose code starts with it (case-insensitive)',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. hotels or 5.2',
+			description:
+				'Only categories whose name or path contains this text, or whose code starts with it (case-insensitive)',
+		},
+	]),
 ];
 
 interface GetAllSettings {
@@ -56,7 +51,7 @@ function readSettings(ctx: IExecuteSingleFunctions): GetAllSettings {
 		ctx.getNodeParameter(name, name === 'returnAll' ? true : 50),
 	);
 	return {
-		// spec 4.10: only third-level ids may be used, so that is the default list.
+		// An ad takes only third-level ids, so that is the default list.
 		onlySelectable: ctx.getNodeParameter('onlySelectable', true) !== false,
 		search: typeof filters.search === 'string' ? filters.search : '',
 		limit,
@@ -76,7 +71,11 @@ export async function flattenCategories(
 ): Promise<INodeExecutionData[]> {
 	requireJsonBody(response);
 	const body = response.body as { items?: unknown } | unknown[] | null;
-	const tree = Array.isArray(body) ? body : body && Array.isArray(body.items) ? body.items : undefined;
+	const tree = Array.isArray(body)
+		? body
+		: body && Array.isArray(body.items)
+			? body.items
+			: undefined;
 	if (!tree) throw new InvalidJsonResponse(response.statusCode);
 	const { onlySelectable, search, limit } = readSettings(this);
 	const out: INodeExecutionData[] = [];
@@ -88,3 +87,16 @@ export async function flattenCategories(
 	}
 	return out;
 }
+
+export const categoryGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many KKTU categories',
+	description:
+		'Flat list of categories with their level and path; by default only the third-level ones an ad accepts',
+	routing: {
+		request: { method: 'GET', url: PATHS.kktu },
+		...routed({ prepare: checkCategoryGetAll }),
+		output: { postReceive: [flattenCategories] },
+	},
+};

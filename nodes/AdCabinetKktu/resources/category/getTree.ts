@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { PATHS } from '../../../shared/constants';
+import { listToItems, routed } from '../../../shared/transport/routing';
 
 const show = { resource: ['category'], operation: ['getTree'] };
 
@@ -12,3 +14,15 @@ export const categoryGetTreeDescription: INodeProperties[] = [
 		displayOptions: { show },
 	},
 ];
+
+export const categoryGetTreeOperation: INodePropertyOptions = {
+	name: 'Get Tree',
+	value: 'getTree',
+	action: 'Get the KKTU category tree',
+	description: 'The whole classifier tree as the API returns it',
+	routing: {
+		request: { method: 'GET', url: PATHS.kktu },
+		...routed(),
+		output: { postReceive: [listToItems(['items'])] },
+	},
+};

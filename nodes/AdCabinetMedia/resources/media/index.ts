@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { mediaUploadDescription } from './upload';
+import { mediaUploadDescription, mediaUploadOperation } from './upload';
 
 export const mediaDescription: INodeProperties[] = [
 	{
@@ -9,15 +9,7 @@ export const mediaDescription: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['media'] } },
 		default: 'upload',
-		options: [
-			{
-				name: 'Upload',
-				value: 'upload',
-				action: 'Upload a media file',
-				description:
-					'Send an image or video from an input binary field; returns the media token for an ad',
-			},
-		],
+		options: [mediaUploadOperation],
 	},
 	...mediaUploadDescription,
 ];

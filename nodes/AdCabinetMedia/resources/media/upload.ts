@@ -109,7 +109,7 @@ function binaryOf(ctx: IExecuteFunctions, item: INodeExecutionData, i: number) {
 	return { property, binary };
 }
 
-/** A media upload reports failure in its `error` field with a 2xx status (spec 2.8, section 7). */
+/** A media upload reports failure in its `error` field with a 2xx status, so the status alone does not tell. */
 function refusedUpload(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
@@ -228,9 +228,17 @@ async function uploadOne(
 	return result;
 }
 
-/** spec 4.10: POST upload_media?account_id=…, multipart with one file part named `media`. */
+/** POST upload_media?account_id=…, multipart with one file part named `media`. */
 export async function executeMediaUpload(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const secrets = secretsOf(credentials);
 	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secrets))];
 }
+
+export const mediaUploadOperation: INodePropertyOptions = {
+	name: 'Upload',
+	value: 'upload',
+	action: 'Upload a media file',
+	description:
+		'Send an image or video from an input binary field; returns the media token for an ad',
+};

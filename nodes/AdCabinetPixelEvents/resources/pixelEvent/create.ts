@@ -1,12 +1,25 @@
-import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PIXEL_CABINET_TYPED_IN } from './fields';
 import { cabinetOf, requiredText } from './fields';
+import { PATHS } from '../../../shared/constants';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['create'] };
 
 export const pixelEventCreateDescription: INodeProperties[] = [
-	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN, 'The cabinet (account) ID the event belongs to; each cabinet has its own events'),
+	...cabinetIdFields(
+		show,
+		PIXEL_CABINET_TYPED_IN,
+		'The cabinet (account) ID the event belongs to; each cabinet has its own events',
+	),
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -30,7 +43,7 @@ export const pixelEventCreateDescription: INodeProperties[] = [
 	},
 ];
 
-/** spec 4.11: POST /api/pixel_events/ with account_id, title and type. */
+/** POST /api/pixel_events/ with account_id, title and type. */
 export async function preparePixelEventCreate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -41,7 +54,7 @@ export async function preparePixelEventCreate(
 	options.body = { account_id: accountId, title, type };
 }
 
-/** The create answer is not documented (spec 4.11): without a body, what was created is echoed. */
+/** The create answer is not documented: without a body, what was created is echoed. */
 export function createdFallback(this: IExecuteSingleFunctions): IDataObject {
 	return {
 		account_id: String(this.getNodeParameter('accountId', '')).trim(),
@@ -50,3 +63,19 @@ export function createdFallback(this: IExecuteSingleFunctions): IDataObject {
 		success: true,
 	};
 }
+
+export const pixelEventCreateOperation: INodePropertyOptions = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a pixel event',
+	description: "Add a tag event to a cabinet's pixel",
+	routing: {
+		request: { method: 'POST', url: PATHS.pixelEvents },
+		...routed({
+			idempotent: false,
+			prepare: preparePixelEventCreate,
+			hint: pixelEventHint('create'),
+		}),
+		output: { postReceive: [recordToItem(createdFallback)] },
+	},
+};

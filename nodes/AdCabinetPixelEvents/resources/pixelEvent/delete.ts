@@ -1,7 +1,14 @@
-import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf, PIXEL_CABINET_TYPED_IN } from './fields';
+import { cabinetOf, eventField, eventOf, eventSucceeded, PIXEL_CABINET_TYPED_IN } from './fields';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['delete'] };
 
@@ -10,7 +17,7 @@ export const pixelEventDeleteDescription: INodeProperties[] = [
 	eventField(show),
 ];
 
-/** spec 4.11: DELETE /api/pixel_events/{account_id}/events/{event_id}. */
+/** DELETE /api/pixel_events/{account_id}/events/{event_id}. */
 export async function preparePixelEventDelete(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -21,10 +28,19 @@ export async function preparePixelEventDelete(
 	delete options.body;
 }
 
-/** The API answers without a body (spec 4.11 leaves it open): report the event and success. */
-export function deletedFallback(this: IExecuteSingleFunctions): IDataObject {
-	return {
-		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
-		success: true,
-	};
-}
+export const pixelEventDeleteOperation: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a pixel event',
+	description: 'Remove a tag event from a cabinet',
+	routing: {
+		// The path names the cabinet and the event: preparePixelEventDelete writes it.
+		request: { method: 'DELETE' },
+		...routed({
+			idempotent: false,
+			prepare: preparePixelEventDelete,
+			hint: pixelEventHint('delete'),
+		}),
+		output: { postReceive: [recordToItem(eventSucceeded)] },
+	},
+};

@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { readCabinetId } from '../../../shared/cabinetId';
 import { invalidInput } from '../../../shared/validation';
 
@@ -7,7 +7,7 @@ export const PIXEL_CABINET_TYPED_IN = [1];
 
 export const EVENT_LABEL = 'Event';
 
-/** The event of Rename and Delete: picked from the cabinet's events, or typed (spec 2.7 `id`). */
+/** The event of Rename and Delete: picked from the cabinet's events, or typed (the event's `id`). */
 export function eventField(show: Record<string, string[]>): INodeProperties {
 	return {
 		displayName: EVENT_LABEL,
@@ -62,4 +62,12 @@ export function requiredText(ctx: IExecuteSingleFunctions, parameter: string, la
 		throw invalidInput(ctx.getNode(), label, 'is required', ctx.getItemIndex(), typeof value === 'string' ? undefined : value);
 	}
 	return text;
+}
+
+/** Rename and Delete: the API documents no answer body, so the output is the event and success. */
+export function eventSucceeded(this: IExecuteSingleFunctions): IDataObject {
+	return {
+		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
+		success: true,
+	};
 }

@@ -1,7 +1,14 @@
-import type { DeclarativeRestApiSettings, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import { cabinetOf, PIXEL_CABINET_TYPED_IN } from './fields';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['getBaseCode'] };
 
@@ -9,10 +16,23 @@ export const pixelEventGetBaseCodeDescription: INodeProperties[] = [
 	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 ];
 
-/** spec 4.11: GET /api/pixel_events/{account_id}/code_snippet */
+/** GET /api/pixel_events/{account_id}/code_snippet */
 export async function preparePixelEventGetBaseCode(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
 	options.url = PATHS.pixelBaseCode(cabinetOf(this));
 }
+
+export const pixelEventGetBaseCodeOperation: INodePropertyOptions = {
+	name: 'Get Base Code',
+	value: 'getBaseCode',
+	action: 'Get the base pixel code',
+	description: "The cabinet's pixel ID and the base script to put on every page of the site",
+	routing: {
+		// The path names the cabinet: preparePixelEventGetBaseCode writes it.
+		request: { method: 'GET' },
+		...routed({ prepare: preparePixelEventGetBaseCode, hint: pixelEventHint('getBaseCode') }),
+		output: { postReceive: [recordToItem()] },
+	},
+};

@@ -3,7 +3,7 @@ import type { PlatformNames } from '../../../shared/platform';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
 
-/** spec 4.11: the event types the API documents, named when it refuses a type (422). */
+/** The event types the API documents, named when it refuses a type (422). */
 export const DOCUMENTED_EVENT_TYPES = ['page_view', 'purchase', 'custom'];
 
 type PixelOperation = 'getAll' | 'create' | 'rename' | 'delete' | 'getBaseCode';
@@ -31,7 +31,7 @@ function listFields(failure: Failure, operation: PixelOperation): string {
 		.join(', ')}. `;
 }
 
-/** Status-specific advice per spec section 7, naming the cabinet, event and type involved. */
+/** Advice for each documented error status (docs/api-rules.md#pixel-events), naming the cabinet, event and type involved. */
 export function pixelEventHint(operation: PixelOperation) {
 	return function (
 		this: IExecuteSingleFunctions,

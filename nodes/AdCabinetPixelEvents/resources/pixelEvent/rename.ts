@@ -1,7 +1,21 @@
-import type { DeclarativeRestApiSettings, IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf, requiredText, PIXEL_CABINET_TYPED_IN } from './fields';
+import {
+	cabinetOf,
+	eventField,
+	eventOf,
+	eventSucceeded,
+	requiredText,
+	PIXEL_CABINET_TYPED_IN,
+} from './fields';
+import { recordToItem, routed } from '../../../shared/transport/routing';
+import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['rename'] };
 
@@ -20,7 +34,7 @@ export const pixelEventRenameDescription: INodeProperties[] = [
 	},
 ];
 
-/** spec 4.11: PATCH /api/pixel_events/{event_id} with account_id and the new title. */
+/** PATCH /api/pixel_events/{event_id} with account_id and the new title. */
 export async function preparePixelEventRename(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -32,10 +46,19 @@ export async function preparePixelEventRename(
 	options.body = { account_id: accountId, title };
 }
 
-/** The API answers without a body (spec 4.11 leaves it open): report the event and success. */
-export function renamedFallback(this: IExecuteSingleFunctions): IDataObject {
-	return {
-		id: String(this.getNodeParameter('eventId', '', { extractValue: true })).trim(),
-		success: true,
-	};
-}
+export const pixelEventRenameOperation: INodePropertyOptions = {
+	name: 'Rename',
+	value: 'rename',
+	action: 'Rename a pixel event',
+	description: 'Give a tag event a new title',
+	routing: {
+		// The path names the event: preparePixelEventRename writes it.
+		request: { method: 'PATCH' },
+		...routed({
+			idempotent: false,
+			prepare: preparePixelEventRename,
+			hint: pixelEventHint('rename'),
+		}),
+		output: { postReceive: [recordToItem(eventSucceeded)] },
+	},
+};

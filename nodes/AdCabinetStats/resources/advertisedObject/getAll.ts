@@ -1,5 +1,7 @@
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
+import { PATHS } from '../../../shared/constants';
+import { listToItems, routed } from '../../../shared/transport/routing';
 
 const show = { resource: ['advertisedObject'], operation: ['getAll'] };
 
@@ -8,7 +10,21 @@ export const advertisedObjectGetAllDescription: INodeProperties[] = returnAllFie
 	cutOutputToLimit: true,
 });
 
-/** The objects come in one answer (spec 4.3); only the Limit is checked before asking. */
+/** The objects come in one answer, without paging; only the Limit is checked before asking. */
 export async function checkAdvertisedObjectGetAll(this: IExecuteSingleFunctions): Promise<void> {
-	readLimit(this.getNode(), this.getItemIndex(), (name) => this.getNodeParameter(name, name === 'returnAll' ? true : 50));
+	readLimit(this.getNode(), this.getItemIndex(), (name) =>
+		this.getNodeParameter(name, name === 'returnAll' ? true : 50),
+	);
 }
+
+export const advertisedObjectGetAllOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many advertised objects',
+	description: 'List the channels, bots and sites your ads promote',
+	routing: {
+		request: { method: 'GET', url: PATHS.reportObjects },
+		...routed({ prepare: checkAdvertisedObjectGetAll }),
+		output: { postReceive: [listToItems([], 'object')] },
+	},
+};

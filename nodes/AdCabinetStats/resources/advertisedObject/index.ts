@@ -1,7 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { PATHS } from '../../../shared/constants';
-import { listToItems, routed } from '../../../shared/transport/routing';
-import { advertisedObjectGetAllDescription, checkAdvertisedObjectGetAll } from './getAll';
+import { advertisedObjectGetAllDescription, advertisedObjectGetAllOperation } from './getAll';
 
 export const advertisedObjectDescription: INodeProperties[] = [
 	{
@@ -11,19 +9,7 @@ export const advertisedObjectDescription: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['advertisedObject'] } },
 		default: 'getAll',
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get many advertised objects',
-				description: 'List the channels, bots and sites your ads promote',
-				routing: {
-					request: { method: 'GET', url: PATHS.reportObjects },
-					...routed({ prepare: checkAdvertisedObjectGetAll }),
-					output: { postReceive: [listToItems([], 'object')] },
-				},
-			},
-		],
+		options: [advertisedObjectGetAllOperation],
 	},
 	...advertisedObjectGetAllDescription,
 ];

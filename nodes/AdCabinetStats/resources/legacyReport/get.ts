@@ -3,10 +3,13 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { readDate, zonedIso, type Instant } from '../../../shared/dates';
 import { PLATFORM_NAMES, type PlatformNames } from '../../../shared/platform';
 import { invalidInput, listOf } from '../../../shared/validation';
+import { listToItems, routed } from '../../../shared/transport/routing';
+import { filtersCollection } from '../../../shared/filters';
 
 const show = { resource: ['legacyReport'], operation: ['get'] };
 
@@ -14,7 +17,7 @@ export const LEGACY_DISABLED_ON = '2026-02-28';
 export const LEGACY_NOTICE =
 	'The legacy report is deprecated: the API switched it off on 28 February 2026, and new nodes no longer offer it. Use Statistic → Get Many instead: it has the same figures, finer periods and paging.';
 
-/** spec 4.2: `group_time` codes. */
+/** `group_time` codes (docs/api-rules.md#legacy-report). */
 const GROUP_TIME = { day: 1, month: 2, week: 3, year: 4 } as const;
 
 export const legacyReportGetDescription: INodeProperties[] = [
@@ -71,48 +74,45 @@ export const legacyReportGetDescription: INodeProperties[] = [
 			{ name: 'Sub-Client', value: 'sub_client' },
 		],
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Account UIDs',
-				name: 'accountUids',
-				type: 'string',
-				default: '',
-				placeholder: `e.g. ${PLATFORM_NAMES.telegram.cabinetIdExample}`,
-				description: 'Only these cabinets, separated by commas',
-			},
-			{
-				displayName: 'Campaign IDs',
-				name: 'campaignIds',
-				type: 'string',
-				default: '',
-				description: 'Only these campaigns, separated by commas',
-			},
-			{
-				displayName: 'Object Names or IDs',
-				name: 'objects',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getAdObjects' },
-				default: [],
-				description:
-					'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-		],
-	},
+	filtersCollection({ show }, [
+		{
+			displayName: 'Account UIDs',
+			name: 'accountUids',
+			type: 'string',
+			default: '',
+			placeholder: `e.g. ${PLATFORM_NAMES.telegram.cabinetIdExample}`,
+			description: 'Only these cabinets, separated by commas',
+		},
+		{
+			displayName: 'Campaign IDs',
+			name: 'campaignIds',
+			type: 'string',
+			default: '',
+			description: 'Only these campaigns, separated by commas',
+		},
+		{
+			displayName: 'Object Names or IDs',
+			name: 'objects',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getAdObjects' },
+			default: [],
+			description:
+				'Only these advertised objects. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	]),
 ];
 
 /**
- * spec 4.2 `date`: the days of Date From and Date To (as written, in the workflow's time zone). The
- * spec form takes the days; the real service takes date-times, sent as each day's first and last
+ * `date`: the days of Date From and Date To (as written, in the workflow's time zone). The
+ * documented form takes the days; the real service takes date-times, sent as each day's first and last
  * second with the time zone's offset, as every other date is sent.
  */
-function reportDates(from: Instant, to: Instant, names: PlatformNames, timeZone: string): IDataObject {
+function reportDates(
+	from: Instant,
+	to: Instant,
+	names: PlatformNames,
+	timeZone: string,
+): IDataObject {
 	const dayFrom = from.iso.slice(0, 10);
 	const dayTo = to.iso.slice(0, 10);
 	if (names.legacyReportDates === 'date') return { date_from: dayFrom, date_to: dayTo };
@@ -123,7 +123,7 @@ function reportDates(from: Instant, to: Instant, names: PlatformNames, timeZone:
 	return { date_from: at(dayFrom, '00:00:00'), date_to: at(dayTo, '23:59:59') };
 }
 
-/** Builds the spec 4.2 body, with its fixed fields, from the parameters; refuses bad input first. */
+/** Builds the legacy report body, with its fixed fields, from the parameters; refuses bad input first. */
 export async function buildLegacyReportBody(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
@@ -136,20 +136,29 @@ export async function buildLegacyReportBody(
 	const rawTo = this.getNodeParameter('dateTo') as unknown;
 	const from = readDate(rawFrom, timeZone);
 	const to = readDate(rawTo, timeZone);
-	if (!from) throw invalidInput(node, 'Date From', 'must be a date such as 2026-01-01', itemIndex, rawFrom);
-	if (!to) throw invalidInput(node, 'Date To', 'must be a date such as 2026-01-31', itemIndex, rawTo);
-	if (from.ms > to.ms) throw invalidInput(node, 'Date From', 'must not be after Date To', itemIndex, rawFrom);
+	if (!from)
+		throw invalidInput(node, 'Date From', 'must be a date such as 2026-01-01', itemIndex, rawFrom);
+	if (!to)
+		throw invalidInput(node, 'Date To', 'must be a date such as 2026-01-31', itemIndex, rawTo);
+	if (from.ms > to.ms)
+		throw invalidInput(node, 'Date From', 'must not be after Date To', itemIndex, rawFrom);
 	const groupTime = GROUP_TIME[this.getNodeParameter('groupTime') as keyof typeof GROUP_TIME];
 	const filters = this.getNodeParameter('filters', {}) as IDataObject;
 	const campaigns = listOf(filters.campaignIds).map((id) => {
 		const n = Number(id);
 		if (!Number.isInteger(n) || n <= 0) {
-			throw invalidInput(node, 'Campaign IDs', 'must be whole numbers separated by commas', itemIndex, id);
+			throw invalidInput(
+				node,
+				'Campaign IDs',
+				'must be whole numbers separated by commas',
+				itemIndex,
+				id,
+			);
 		}
 		return n;
 	});
 	const groupings = listOf(this.getNodeParameter('groupings', [])).map((name) => {
-		// spec 4.2: the date grouping carries the group_time value, account carries type 1.
+		// The API reads the date grouping's type as group_time, and the account grouping's as 1.
 		if (name === 'date') return { name, type: groupTime };
 		if (name === 'account') return { name, type: 1 };
 		return { name };
@@ -174,3 +183,16 @@ export async function buildLegacyReportBody(
 export function legacyReportHint(): string | undefined {
 	return new Date().toISOString().slice(0, 10) > LEGACY_DISABLED_ON ? LEGACY_NOTICE : undefined;
 }
+
+export const legacyReportGetOperation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get the legacy report',
+	description: 'Deprecated statistics report, switched off by the API on 28 February 2026',
+	routing: {
+		// The path names the platform: buildLegacyReportBody writes it.
+		request: { method: 'POST' },
+		...routed({ idempotent: true, prepare: buildLegacyReportBody, hint: legacyReportHint }),
+		output: { postReceive: [listToItems(['results'])] },
+	},
+};

@@ -181,7 +181,7 @@ function isWholeNumberIn(value: unknown, min: number, max: number): boolean {
 	return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-/** Reads and checks the Statistics parameters of one item into a spec 4.1 query. */
+/** Reads and checks the Statistics parameters of one item into a statistics query. */
 function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	const node = ctx.getNode();
 	const timeZone = ctx.getTimezone();

@@ -1,7 +1,7 @@
 import { namedInEveryForm, type PlatformNames } from '../../../../shared/platform';
 import { AD_TYPE_TERMS, BUTTON_TYPE_TERMS, CURRENCY_CODES } from '../../../../shared/vocabulary';
 
-/** spec 2.6: the schedule's day keys, in order. */
+/** The schedule's day keys, in order (docs/api-rules.md#schedule). */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -19,7 +19,7 @@ export interface Choice {
 	description?: string;
 }
 
-/** How a field is entered in the node and what JSON type it becomes in the body (spec 4.6). */
+/** How a field is entered in the node and what JSON type it becomes in the body. */
 export type AdFieldKind =
 	| {
 			type: 'string';
@@ -72,7 +72,7 @@ export const integerRule = (min: number) => `must be a whole number of at least 
 
 export interface AdField {
 	/**
-	 * The body field (spec 4.6 / 4.8). A field whose name differs between the API's forms names
+	 * The body field of create and edit. A field whose name differs between the API's forms names
 	 * its entry in the naming map instead; apiName() gives the name sent.
 	 */
 	api: string | { platformField: keyof PlatformNames['fields'] };
@@ -83,11 +83,11 @@ export interface AdField {
 	kind: AdFieldKind;
 	/** Create: the collection it sits in; undefined for the required core fields shown up front. */
 	collection?: AdCollection;
-	/** Create: absent means the field is in the create body (spec 4.6). */
+	/** Create: absent means the field is in the create body. */
 	create?: false;
-	/** spec 4.8: whether the edit body takes it. */
+	/** Whether the edit body takes it; an edit takes fewer fields than create. */
 	update?: true;
-	/** spec 4.8: the edit body takes null for this field where create does not. */
+	/** The edit body takes null for this field (to clear it) where create does not. */
 	updateNullable?: true;
 	placeholder?: string;
 	default?: string | number | boolean;
@@ -108,10 +108,10 @@ const CURRENCY_CHOICES: readonly Choice[] = CURRENCY_CODES.map((code) => ({ name
 const list = (what: string) => `${what}, separated by commas`;
 
 /**
- * Every body field of create (spec 4.6) and edit (spec 4.8), once. The node's parameters, the body
+ * Every body field of create and edit (docs/api-rules.md#ads), once. The node's parameters, the body
  * and the refusals are all derived from this table, so a field cannot be shown and then not sent.
  */
-// One field per line, like the spec's table.
+// One field per line, so that the table reads like the list of body fields.
 // prettier-ignore
 export const AD_FIELDS: readonly AdField[] = [
 	// Required core fields, up front on Create.
@@ -207,7 +207,7 @@ export const COLLECTIONS: readonly {
 	{ name: 'tracking', displayName: 'Tracking', placeholder: 'Add Tracking Field' },
 ];
 
-/** spec 4.8: the fields an edit may carry. */
+/** The fields an edit may carry. */
 export const UPDATE_FIELDS = AD_FIELDS.filter((field) => field.update);
 
 /** The body field's name in the credential's form of the API. */

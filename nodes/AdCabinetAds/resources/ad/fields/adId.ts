@@ -3,7 +3,7 @@ import { invalidInput } from '../../../../shared/validation';
 
 export const AD_LABEL = 'Ad';
 
-/** The ad of Get and Update: searchable by title from the ad list (spec 4.5), or by ID. */
+/** The ad of Get and Update: searchable by title from the ad list, or by ID. */
 export function adIdField(show: Record<string, string[]>): INodeProperties {
 	return {
 		displayName: AD_LABEL,
@@ -37,7 +37,7 @@ export function adIdField(show: Record<string, string[]>): INodeProperties {
 }
 
 /**
- * spec 4.7, 4.8: `ad_id` is a whole number; anything else is refused before a request. It stays the
+ * `ad_id` is a whole number in the path of Get and Update; anything else is refused before a request. It stays the
  * digits as given (leading zeros dropped): an id past 2^53 would change if read as a JS number.
  */
 export function readAdId(fx: IExecuteSingleFunctions): string {

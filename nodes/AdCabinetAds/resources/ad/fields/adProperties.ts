@@ -52,7 +52,7 @@ const HOURS: INodePropertyOptions[] = Array.from({ length: 24 }, (_, h) => ({
 	value: h,
 }));
 
-/** spec 2.6 day by day, plus the JSON alternative, plus (edit only) an explicit null. */
+/** The schedule day by day, plus the JSON alternative, plus (edit only) an explicit null. */
 function scheduleProperties(field: AdField, forUpdate: boolean): INodeProperties[] {
 	const properties: INodeProperties[] = [
 		{
@@ -284,7 +284,7 @@ function fieldProperties(field: AdField, forUpdate = false): INodeProperties[] {
 const byName = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 
-/** Create (spec 4.6): the required core fields, shown up front. */
+/** Create: the required core fields, shown up front. */
 export function createCoreProperties(show: Record<string, string[]>): INodeProperties[] {
 	return CORE_FIELDS.flatMap((f) => fieldProperties(f)).map((property) => ({
 		...property,
@@ -294,7 +294,7 @@ export function createCoreProperties(show: Record<string, string[]>): INodePrope
 	}));
 }
 
-/** Create (spec 4.6): every other field, in one collection per group. */
+/** Create: every other field, in one collection per group. */
 export function createCollections(show: Record<string, string[]>): INodeProperties[] {
 	return COLLECTIONS.map((group) => ({
 		displayName: group.displayName,
@@ -309,7 +309,7 @@ export function createCollections(show: Record<string, string[]>): INodeProperti
 	}));
 }
 
-/** Edit (spec 4.8): one collection with only the editable fields; only the ones added are sent. */
+/** Edit: one collection with only the editable fields; only the ones added are sent. */
 export function updateProperties(show: Record<string, string[]>): INodeProperties[] {
 	return [
 		{

@@ -33,7 +33,7 @@ function isInviteLink(url: string): boolean {
 	}
 }
 
-/** spec 2.6: the schedule from whichever of its inputs the user set; undefined when none. */
+/** The schedule (docs/api-rules.md#schedule) from whichever of its inputs the user set; undefined when none. */
 function readSchedule(values: IDataObject, ctx: ReadContext): Schedule | null | undefined {
 	const ways = [
 		values.schedule !== undefined && 'Schedule',
@@ -115,8 +115,8 @@ function contextOf(
 }
 
 /**
- * spec 4.6: the create body from the core fields and the six collections, every field the user set
- * in its spec type and under its name in the credential's form (`names`), plus `ad_source: web_api`. Refuses broken rules before anything is sent.
+ * The create body from the core fields and the six collections, every field the user set
+ * in its documented JSON type and under its name in the credential's form (`names`), plus `ad_source: web_api`. Refuses broken rules before anything is sent.
  */
 export function buildCreateBody(fx: IExecuteSingleFunctions, names: PlatformNames): AdBody {
 	const ctx = contextOf(fx, 'create', names);
@@ -181,7 +181,7 @@ export function buildCreateBody(fx: IExecuteSingleFunctions, names: PlatformName
 }
 
 /**
- * spec 4.8: the edit body holds only the fields set under Update Fields, so nothing is reset by
+ * The edit body holds only the fields set under Update Fields, so nothing is reset by
  * omission. Refuses an empty update and broken rules before anything is sent.
  */
 export function buildUpdateBody(fx: IExecuteSingleFunctions, names: PlatformNames): AdBody {

@@ -8,7 +8,7 @@ const DOTTED_CODE = /^\d+(\.\d+)+$/;
 const RULE = `only third-level categories (codes like 1.2.3) may be used on an ad`;
 
 /**
- * spec 4.10: the id of a third-level KKTU node, from an id or a dotted code such as `1.2.3`. A code
+ * The id of a third-level KKTU node (docs/api-rules.md#kktu-category), from an id or a dotted code such as `1.2.3`. A code
  * of the wrong depth is refused without any request; an id's level is read from the tree, which is
  * fetched once per execution.
  */
@@ -49,7 +49,7 @@ export async function resolveKktuId(
 	return match.id;
 }
 
-/** The body to send: the one KKTU value, once checked, as `kktu_ids` (spec 4.10: one value). */
+/** The body to send: the one KKTU value, once checked, as `kktu_ids` (the API uses one value). */
 export async function completeAdBody(
 	this: IExecuteSingleFunctions,
 	{ body, kktu }: AdBody,

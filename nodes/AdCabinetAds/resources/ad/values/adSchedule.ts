@@ -3,7 +3,7 @@ import { WEEKDAYS, type Weekday } from '../fields/adFields';
 
 export type Schedule = Record<Weekday, number[]>;
 
-/** Makes the refusal for a broken rule of spec 2.6; the caller knows which field was used. */
+/** Makes the refusal for a broken schedule rule (docs/api-rules.md#schedule); the caller knows which field was used. */
 export type Refuse = (rule: string) => NodeOperationError;
 
 const RULE = 'hours must be whole numbers from 0 to 23';
@@ -48,7 +48,7 @@ function emptySchedule(): Schedule {
 }
 
 /**
- * The day-by-day editor (`{ days: [{ day, hours }] }`) as a spec 2.6 schedule: all seven keys, the
+ * The day-by-day editor (`{ days: [{ day, hours }] }`) as the API's schedule object: all seven keys, the
  * days not listed with no hours. A day listed twice gets the hours of both entries.
  */
 export function scheduleFromDays(value: unknown, refuse: Refuse): Schedule {

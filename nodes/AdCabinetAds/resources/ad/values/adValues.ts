@@ -43,7 +43,7 @@ function single(
 	return values[0];
 }
 
-/** spec 4.10: one KKTU id (or a dotted code, resolved later); undefined when left empty on create. */
+/** One KKTU id (or a dotted code, resolved later); undefined when left empty on create. */
 export function readKktu(value: unknown, field: AdField, ctx: ReadContext): string | undefined {
 	const rule = 'exactly one KKTU category per ad';
 	const id = single(value, ctx, field, rule);
@@ -104,7 +104,7 @@ const OFFSET_SECONDS = { min: -12 * 3600, max: 14 * 3600 };
 
 /**
  * `schedule_timezone` in seconds, as the real service documents it ("hours converted to seconds",
- * 10800 for UTC+03:00); the spec gives no unit. The editor's list and nodes saved before hold
+ * 10800 for UTC+03:00); the Generic form documents no unit. The editor's list and nodes saved before hold
  * hours, and an expression may give either: a value up to 14 is hours, one of 900 or more seconds.
  */
 function readUtcOffset(value: unknown, field: AdField, ctx: ReadContext): number {
@@ -176,7 +176,7 @@ function readTargetBots(value: unknown, field: AdField, ctx: ReadContext) {
 }
 
 /**
- * One field's body value, in the JSON type spec 4.6 gives it, from what the user set; undefined for
+ * One field's body value, in the JSON type the API documents for it, from what the user set; undefined for
  * a blank that is not sent. Refuses (naming the field and the rule) anything the API would reject
  * for its type or range. `schedule` and the KKTU field are read by their own functions.
  */
@@ -217,7 +217,7 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 			return readIds(value, field, ctx);
 		case 'date': {
 			if (value === '' || value === null || value === undefined) {
-				// spec 4.6: start and end dates are nullable on create; an edit takes a date (spec 4.8).
+				// Start and end dates may be null on create; an edit takes a date.
 				if (ctx.mode === 'create') return null;
 				throw refuse('must be a date such as 2026-12-01T09:00:00');
 			}
@@ -226,7 +226,7 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 			return date.iso;
 		}
 		case 'pixelEvent':
-			// spec 4.6: one pixel event id only; empty unlinks the event (the field is nullable).
+			// One pixel event id only; empty unlinks the event (the field may be null).
 			return single(value, ctx, field, 'only one pixel event per ad') ?? null;
 		case 'targetBots':
 			return readTargetBots(value, field, ctx);

@@ -1,0 +1,33 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { eachItem } from '../../../shared/perItem';
+import { apiRequest, connectionOptions } from '../../../shared/transport/request';
+import { realServiceCredentials } from '../../../shared/realService';
+
+export const balanceGetOperation: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get the account balance',
+	description: 'The money in running ads, the free balance and their total, each with its currency',
+};
+
+/** GET /api/dashboard/balances: one item `{active, available, total}`, each `{amount, currency}`. */
+export async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return [
+		await eachItem(this, async (_item, i) => {
+			const { credentials, paths } = await realServiceCredentials(this, i, 'Balances');
+			return (await apiRequest.call(this, {
+				api: 'base',
+				method: 'GET',
+				path: paths.balances,
+				itemIndex: i,
+				credentials,
+				connection: connectionOptions(this, i),
+			})) as IDataObject;
+		}),
+	];
+}
