@@ -20,6 +20,8 @@ export interface Failure {
 	deadlineMs?: number;
 	/** Sign-in or refresh failed (renewal.ts): its message says which step and what to change. */
 	renewal?: string;
+	/** The renewed token was refused, and so was the one read back from the credential. */
+	revoked?: boolean;
 }
 
 /** The name a renewal failure carries (renewal.ts), whatever wraps it. */
@@ -73,6 +75,16 @@ export class DeadlineExceeded extends Error {
 	}
 }
 
+/**
+ * A 401 after n8n renewed the token, and again after the credential was read once more: the token
+ * keeps being revoked (send.ts). Thrown into the retry loop, which does not repeat it.
+ */
+export class TokenRevoked extends Error {
+	constructor() {
+		super('The renewed access token was refused twice');
+	}
+}
+
 export class InvalidJsonResponse extends Error {
 	constructor(readonly status: number) {
 		super('The API answered with a body that is not valid JSON');
@@ -118,6 +130,7 @@ function retryAfterMs(headers: Loose): number | undefined {
 export function readFailure(error: unknown): Failure {
 	if (error instanceof InvalidJsonResponse) return { status: error.status, invalidJson: true };
 	if (error instanceof DeadlineExceeded) return { code: 'ETIMEDOUT', deadlineMs: error.ms };
+	if (error instanceof TokenRevoked) return { status: 401, revoked: true };
 	const outer = asRecord(error);
 	// n8n's request helpers wrap the transport error in NodeApiError; the original sits in `cause`.
 	const inner = asRecord(outer?.cause) ?? outer;
@@ -180,7 +193,7 @@ function fieldErrors(errors: unknown): string | undefined {
 }
 
 /**
- * The API's own words for a failure. The spec leaves the error body open (section 7), so every
+ * The API's own words for a failure. The API does not fix the shape of its error bodies, so every
  * common shape is read: `detail`, `message`, `error`, DRF-style field maps, or a plain text body.
  */
 export function apiMessage(failure: Failure): string | undefined {

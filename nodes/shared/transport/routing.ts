@@ -14,6 +14,7 @@ import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import { pacingFor } from './pacing';
+import { authMethodOf } from './session';
 import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
@@ -31,7 +32,7 @@ export interface RoutedOperation {
 		options: RequestOptions,
 		names: PlatformNames,
 	) => void | Promise<void>;
-	/** Offset pages (spec 4.5): honours the operation's Return All / Limit parameters. */
+	/** Offset pages (`offset` and `limit` query parameters): honours the operation's Return All / Limit parameters. */
 	offsetPages?: { pageSize: number; offsetParameter: string; limitParameter: string };
 	hint?: (this: IExecuteSingleFunctions, failure: Failure, names: PlatformNames) => string | undefined;
 	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
@@ -123,6 +124,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						timeoutMs: typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : undefined,
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
+						renews: authMethodOf(credentials) !== 'accessToken',
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
@@ -143,7 +145,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 
 /**
  * postReceive step that turns a list answer into one item per record: the body itself when it is an
- * array, else the array under one of `keys` (the spec's `data`, `items`, `results`). Scalars become
+ * array, else the array under one of `keys` (`data`, `items`, `results`: the API's lists use each of them). Scalars become
  * `{ [scalarKey]: value }`. A body cut short in transit is failed so the read is retried.
  */
 export function listToItems(keys: string[] = [], scalarKey = 'value') {

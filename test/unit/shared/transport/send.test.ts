@@ -59,7 +59,11 @@ describe('send: the one way a request leaves for the API', () => {
 		expect(result).toEqual({ ok: true });
 		expect(fake.request).toHaveBeenCalledTimes(1);
 		// Never following a redirect: the token must not go to another host.
-		expect(fake.request).toHaveBeenCalledWith('adCabinetApi', { ...GET, disableFollowRedirect: true });
+		expect(fake.request).toHaveBeenCalledWith(
+			'adCabinetApi',
+			{ ...GET, disableFollowRedirect: true },
+			undefined,
+		);
 		// n8n's helper gets the context as `this`, with a cancel signal that also fires at the deadline.
 		const bounded = fake.request.mock.contexts[0] as { getExecutionCancelSignal: () => AbortSignal };
 		expect(Object.getPrototypeOf(bounded)).toBe(fake.ctx);
