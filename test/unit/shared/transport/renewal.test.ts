@@ -8,6 +8,7 @@ import {
 	SESSION,
 	sessionOwner,
 } from '../../../../nodes/shared/transport/renewal';
+import { markSent } from '../../../../nodes/shared/transport/session';
 import { deferred, httpError, networkError, settle } from '../../../support/fakeContext';
 
 const BASE = 'https://client.example.test';
@@ -345,5 +346,66 @@ describe('requests that find the same expired token at once share one renewal', 
 			renewSession.call(self, { ...credentials, password: 'the-new-one' }),
 		).resolves.toMatchObject({ [SESSION.token]: 'acc-7' });
 		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+});
+
+describe('renewal under faults', () => {
+	test('a refresh that fails transiently is retried before any sign-in', async () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		let refreshes = 0;
+		const { self, httpRequest } = helper((options) => {
+			if (refresh(options) && ++refreshes < 3) throw httpError(502, { detail: 'Bad gateway' });
+			return { access_token: 'acc-8' };
+		});
+		const output = await renewSession.call(self, signedIn(passwordCredential()));
+		expect(output[SESSION.token]).toBe('acc-8');
+		expect(httpRequest.mock.calls.map(([o]) => (login(o) ? 'sign-in' : 'refresh'))).toEqual([
+			'refresh',
+			'refresh',
+			'refresh',
+		]);
+	});
+
+	test('a request that met the old token a moment after the renewal settled reads the renewed token', async () => {
+		const { self, httpRequest } = helper(() => ({ access_token: 'acc-9' }));
+		const credentials = signedIn(passwordCredential());
+		expect((await renewSession.call(self, { ...credentials }))[SESSION.token]).toBe('acc-9');
+		await settle();
+		expect((await renewSession.call(self, { ...credentials }))[SESSION.token]).toBe('acc-9');
+		expect(httpRequest).toHaveBeenCalledTimes(1);
+		// A request with the renewed token that is refused renews again.
+		const renewed = { ...credentials, [SESSION.token]: 'acc-9' };
+		await renewSession.call(self, renewed);
+		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('Refresh Token: a refused refresh token is remembered too; editing it tries again at once', async () => {
+		const { self, httpRequest } = helper(() => {
+			throw httpError(401, { detail: 'Invalid Refresh Token' });
+		});
+		const credentials = { authMethod: 'refreshToken', refreshToken: PASTED_REFRESH, baseUrl: BASE };
+		await failureOf(renewSession.call(self, credentials));
+		const again = await failureOf(renewSession.call(self, credentials));
+		expect(again.message).toMatch(
+			/n8n did not send it again: the API refused this refresh token at \d\d:\d\d:\d\d UTC, and n8n tries it again at/,
+		);
+		expect(again.message).not.toContain(PASTED_REFRESH);
+		expect(httpRequest).toHaveBeenCalledTimes(1);
+		await failureOf(renewSession.call(self, { ...credentials, refreshToken: 'another-one-99' }));
+		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('Access Token: after a 401 to a request sent with it, the same token is not sent again', async () => {
+		const { self, httpRequest } = helper(() => ({}));
+		const credentials = { authMethod: 'accessToken', accessToken: 'pasted-access', baseUrl: BASE };
+		// Before the first request (or in a credential Test): nothing to do.
+		await renewSession.call(self, credentials);
+		markSent(credentials);
+		const error = await failureOf(renewSession.call(self, credentials));
+		expect(error.message).toMatch(
+			/^The Ad Cabinet API refused the pasted access token \(401\).*Paste a new token into Access Token/,
+		);
+		expect(error.message).not.toContain('pasted-access');
+		expect(httpRequest).not.toHaveBeenCalled();
 	});
 });
