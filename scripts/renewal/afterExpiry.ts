@@ -35,35 +35,28 @@ export async function checkAfterExpiry(stage: RenewalStage): Promise<void> {
 			assert.equal(trail[trail.length - 1], 'GET /api/pixel_events/ 200');
 		},
 	);
-	await checks.check(
-		'the credential Test (as the dialog sends it) renews and passes',
-		async () => {
-			const saved = await rest.request<{ data: Record<string, unknown> }>(
-				'GET',
-				`/rest/credentials/${SANDBOX_CREDENTIAL.id}?includeData=true`,
-			);
-			assert.ok(
-				!JSON.stringify(saved.data).includes(credential.password),
-				'the password is not shown',
-			);
-			const { result, trail } = await afterAnExpiry(
-				sb,
-				'credential Test',
-				'/api/report/objects',
-				async () =>
-					await rest.request<{ status: string; message: string }>(
-						'POST',
-						'/rest/credentials/test',
-						{
-							credentials: { ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: saved.data },
-						},
-					),
-			);
-			assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
-			assert.ok(renewedOnce(trail), 'one renewal');
-			assert.equal(trail[trail.length - 1], 'GET /api/report/objects 200');
-		},
-	);
+	await checks.check('the credential Test (as the dialog sends it) renews and passes', async () => {
+		const saved = await rest.request<{ data: Record<string, unknown> }>(
+			'GET',
+			`/rest/credentials/${SANDBOX_CREDENTIAL.id}?includeData=true`,
+		);
+		assert.ok(
+			!JSON.stringify(saved.data).includes(credential.password),
+			'the password is not shown',
+		);
+		const { result, trail } = await afterAnExpiry(
+			sb,
+			'credential Test',
+			'/api/report/objects',
+			async () =>
+				await rest.request<{ status: string; message: string }>('POST', '/rest/credentials/test', {
+					credentials: { ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: saved.data },
+				}),
+		);
+		assert.deepEqual(result, { status: 'OK', message: 'Connection successful!' });
+		assert.ok(renewedOnce(trail), 'one renewal');
+		assert.equal(trail[trail.length - 1], 'GET /api/report/objects 200');
+	});
 	await checks.check(
 		'a manual run of Audiences Create (multipart) renews once and repeats the upload',
 		async () => {
@@ -76,11 +69,7 @@ export async function checkAfterExpiry(stage: RenewalStage): Promise<void> {
 				`/api/advertisement/telegram/${CABINET}/audiences`,
 				async () => await runManually(runtime, rest, manual, manualTrigger),
 			);
-			assert.equal(
-				result.status,
-				'success',
-				JSON.stringify(result.data?.resultData?.error ?? {}),
-			);
+			assert.equal(result.status, 'success', JSON.stringify(result.data?.resultData?.error ?? {}));
 			const path = `/api/advertisement/telegram/${CABINET}/audiences`;
 			assert.equal(trail[0], `POST ${path} 401`);
 			assert.ok(renewedOnce(trail), 'one renewal');

@@ -12,7 +12,10 @@ export interface FailingTestsFrom {
 	failedLoginsBefore: number;
 }
 
-export async function checkFailingTests(stage: RenewalStage, mainLog: string): Promise<FailingTestsFrom> {
+export async function checkFailingTests(
+	stage: RenewalStage,
+	mainLog: string,
+): Promise<FailingTestsFrom> {
 	const { sb, rest, runtime, checks, credential } = stage;
 	// The Tests that follow fail on purpose: the checks of what ran before leave them out.
 	await sleep(1_000); // n8n's log file catches up

@@ -30,7 +30,13 @@ export async function checkFirstPart(
 	part: FirstPart,
 	executions: ExecutionSummary[],
 	from: FailingTestsFrom,
-	logs: { session: N8nSession; pkgName: string; mainLog: string; workerLog?: string; workerLogEntries: number },
+	logs: {
+		session: N8nSession;
+		pkgName: string;
+		mainLog: string;
+		workerLog?: string;
+		workerLogEntries: number;
+	},
 ): Promise<void> {
 	const { sb, checks, trigger, scheduled, runtime } = stage;
 	const { polls, pollExpiries, scheduledExpiries, during, renewedDuring, expiredAt } = part;
@@ -44,10 +50,7 @@ export async function checkFirstPart(
 		`0 failed executions: ${byWorkflow(trigger.id).length} of the trigger, ${byWorkflow(scheduled.id).length} scheduled, all success`,
 		() => {
 			assert.ok(byWorkflow(trigger.id).length >= 1, 'the trigger emitted at least once');
-			assert.ok(
-				byWorkflow(scheduled.id).length >= EXPIRIES,
-				`at least ${EXPIRIES} scheduled runs`,
-			);
+			assert.ok(byWorkflow(scheduled.id).length >= EXPIRIES, `at least ${EXPIRIES} scheduled runs`);
 			assert.deepEqual(
 				failed.map((e) => `${e.id} ${e.mode} ${e.status}`),
 				[],
@@ -77,25 +80,18 @@ export async function checkFirstPart(
 			assert.deepEqual(problems, []);
 		},
 	);
-	await checks.check(
-		'every other API request was answered 2xx, and no sign-in was refused',
-		() => {
-			const other = api(ran).filter(
-				(r) => r.status !== 401 && (r.status < 200 || r.status > 299),
-			);
-			assert.deepEqual(other.map(line), []);
-			assert.equal(from.failedLoginsBefore, 0);
-		},
-	);
+	await checks.check('every other API request was answered 2xx, and no sign-in was refused', () => {
+		const other = api(ran).filter((r) => r.status !== 401 && (r.status < 200 || r.status > 299));
+		assert.deepEqual(other.map(line), []);
+		assert.equal(from.failedLoginsBefore, 0);
+	});
 	if (workerLog) {
 		const ranOnWorker = traceExecutions(readLog(mainLog), [readLog(workerLog)]);
 		await checks.check(
 			'every scheduled run executed on the worker, which renewed the token itself',
 			() => {
 				const scheduledIds = byWorkflow(scheduled.id).map((e) => e.id);
-				const elsewhere = scheduledIds.filter(
-					(id) => !ranOnWorker.get(id)?.finishedOn.includes(0),
-				);
+				const elsewhere = scheduledIds.filter((id) => !ranOnWorker.get(id)?.finishedOn.includes(0));
 				assert.deepEqual(elsewhere, [], 'scheduled executions the worker did not finish');
 				// The scheduled runs' 401s were met, renewed and repeated by the worker.
 				assert.ok(
@@ -105,7 +101,9 @@ export async function checkFirstPart(
 			},
 		);
 	}
-	const pagesServed = api(sb.requests).filter((r) => r.path === '/api/v1/stats/page' && r.status === 200).length;
+	const pagesServed = api(sb.requests).filter(
+		(r) => r.path === '/api/v1/stats/page' && r.status === 200,
+	).length;
 	await checks.check(
 		`under the API's limit of ${RATE_LIMIT.replace('/', ' requests per ')} s, every Return All came back whole with 0 answers of 429 (${pagesServed} statistics pages)`,
 		() => {

@@ -276,7 +276,9 @@ async function main(): Promise<number> {
 			{ session, pkgName: pkg.name, mainLog, workerLog, workerLogEntries },
 		);
 		const perExpiry = (f?: SessionFigures) =>
-			f ? `${f.renewals} renewals over ${f.expiries} expiries (${(f.renewals / f.expiries).toFixed(2)} per expiry), ${f.revoked} tokens revoked, ${f.failed} of ${f.executions} executions failed` : '';
+			f
+				? `${f.renewals} renewals over ${f.expiries} expiries (${(f.renewals / f.expiries).toFixed(2)} per expiry), ${f.revoked} tokens revoked, ${f.failed} of ${f.executions} executions failed`
+				: '';
 		console.log(`    a burst of three 503s on the refresh path at an expiry: ${burst.refreshes} refresh requests (${burst.faulted} answered 503 and retried), ${burst.signIns} sign-ins, ${burst.failed} failed executions
     a refused password for ${refused.scheduledRuns} scheduled runs: ${refused.refusedSignIns} sign-in request(s); after the credential was edited: ${refused.afterEdit.signIns} sign-in(s), ${refused.afterEdit.succeeded ? 'the next run succeeded' : 'no run succeeded'}${
 			plain && single

@@ -87,7 +87,10 @@ export async function burstAtExpiry(stage: RenewalStage): Promise<BurstFigures> 
 		'the 503s on the refresh path were retried like a read: the refresh succeeded, no sign-in was needed, 0 failed executions',
 		() => {
 			assert.equal(figures.faulted, 3, 'three refresh requests answered 503');
-			assert.ok(refreshes.some((r) => r.status === 200), 'a refresh succeeded');
+			assert.ok(
+				refreshes.some((r) => r.status === 200),
+				'a refresh succeeded',
+			);
 			assert.equal(figures.signIns, 0, 'no sign-in');
 			assert.equal(sb.sessions.counts.failedLogins, before.failedLogins);
 			assert.deepEqual(failedOf(all), []);
@@ -183,8 +186,12 @@ export async function sharedCredential(
 	expiries = 3,
 ): Promise<SessionFigures> {
 	const { sb, checks } = stage;
-	const label = singleSession ? 'with one session per user (--single-session)' : 'with several sessions per user';
-	console.log(`\n▶ Queue mode: main's trigger and the worker's schedule renew the one credential, ${label}`);
+	const label = singleSession
+		? 'with one session per user (--single-session)'
+		: 'with several sessions per user';
+	console.log(
+		`\n▶ Queue mode: main's trigger and the worker's schedule renew the one credential, ${label}`,
+	);
 	sb.sessions.settings.singleSession = singleSession;
 	await sleep(1_000);
 	const before = authCounts(sb);

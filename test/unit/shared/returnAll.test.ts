@@ -12,7 +12,7 @@ describe('Return All and Limit', () => {
 		);
 	});
 
-	test("paging that stopped early says both numbers, what to try, and that running again is safe", () => {
+	test('paging that stopped early says both numbers, what to try, and that running again is safe', () => {
 		const error = pagingStoppedEarly(NODE, {
 			path: '/api/v2/advertisement',
 			listed: 500,
