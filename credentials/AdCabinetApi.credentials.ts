@@ -8,7 +8,13 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { bearerTokenOf, renewSession, SESSION } from '../nodes/shared/transport/renewal';
+import {
+	authMethodOf,
+	bearerTokenOf,
+	markSent,
+	renewSession,
+	SESSION,
+} from '../nodes/shared/transport/renewal';
 
 // Both addresses are validated as http(s) URLs; a trailing slash is tolerated and stripped where used.
 const HTTP_URL = '^https?://[^\\s/]+(/[^\\s]*)?$';
@@ -182,10 +188,20 @@ export class AdCabinetApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 		},
+		// A keyed fingerprint of the fields that obtained the session; both it and its random key are
+		// password fields, so that n8n never shows them when the credential is opened.
 		{
 			displayName: 'Session Owner',
 			name: SESSION.owner,
 			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Session Key',
+			name: SESSION.key,
+			type: 'hidden',
+			typeOptions: { password: true },
 			default: '',
 		},
 	];
@@ -198,19 +214,21 @@ export class AdCabinetApi implements ICredentialType {
 		return await renewSession.call(this, credentials);
 	}
 
-	// spec 5 rule 1: every request carries the bearer token, whichever of the two addresses it goes to.
+	// Every request carries the bearer token, whichever of the two addresses it goes to: both check it.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const token = bearerTokenOf(credentials);
+		// With Access Token, a 401 then means the pasted token was refused (see renewSession).
+		if (authMethodOf(credentials) === 'accessToken') markSent(credentials);
 		const headers = { ...(requestOptions.headers ?? {}) };
 		// No token yet for these fields: the API answers 401 and n8n renews, then repeats once.
 		if (token !== '') headers.Authorization = `Bearer ${token}`;
 		return { ...requestOptions, headers };
 	}
 
-	// GET /api/report/objects takes no parameters and needs only a valid token (spec 4.3). With
+	// GET /api/report/objects takes no parameters and needs only a valid token, so it tests nothing else. With
 	// Username and Password or Refresh Token, n8n signs in or refreshes first (preAuthentication),
 	// and a failure there is reported with its own message naming the step.
 	test: ICredentialTestRequest = {

@@ -4,7 +4,7 @@
  * lines.
  */
 import { formatRateLimit, parseRateLimit, type RateLimit } from './auth/rateLimit';
-import { Sandbox } from './index';
+import { Sandbox, parseAuthFaultFlag, type AuthFaultSettings } from './index';
 import {
 	formatRestatements,
 	parseRestatements,
@@ -15,7 +15,8 @@ import { isPlatform, PLATFORMS, type Platform } from './platform';
 const USAGE =
 	'[--platform telegram|ext] [--port N] [--token T] [--username U] [--password P] ' +
 	'[--token-lifetime SECONDS] [--refresh-lifetime SECONDS] [--rate-limit REQUESTS/SECONDS|off] ' +
-	'[--restatements PERCENT%/DAYSd|off] ' +
+	'[--restatements PERCENT%/DAYSd|off] [--single-session] [--count-renewals] ' +
+	'[--auth-fault STATUS|reset|latency=MS:COUNT[:sign-in,refresh]] ' +
 	'[--now ISO] [--frozen] [--bucket-time-zone UTC|+03:00|Europe/Berlin]';
 
 interface CliArgs {
@@ -31,6 +32,9 @@ interface CliArgs {
 	now?: string;
 	frozen: boolean;
 	bucketTimeZone?: string;
+	singleSession?: boolean;
+	countRenewals?: boolean;
+	authFault?: AuthFaultSettings;
 }
 
 function seconds(flag: string, raw: string): number {
@@ -64,6 +68,9 @@ function parseArgs(argv: string[]): CliArgs {
 		else if (arg === '--restatements') out.restatements = parseRestatements(next());
 		else if (arg === '--now') out.now = next();
 		else if (arg === '--frozen') out.frozen = true;
+		else if (arg === '--single-session') out.singleSession = true;
+		else if (arg === '--count-renewals') out.countRenewals = true;
+		else if (arg === '--auth-fault') out.authFault = parseAuthFaultFlag(next());
 		else if (arg === '--bucket-time-zone') out.bucketTimeZone = next();
 		else throw new Error(`Unknown argument ${arg}; usage: ${USAGE}`);
 	}
@@ -89,7 +96,10 @@ async function main(): Promise<void> {
 		now: args.now,
 		clock: args.frozen ? 'frozen' : 'real',
 		bucketTimeZone: args.bucketTimeZone,
+		singleSession: args.singleSession,
+		countRenewals: args.countRenewals,
 	});
+	if (args.authFault) sandbox.authFaults.set(args.authFault);
 	process.stdout.write(
 		`${JSON.stringify({
 			baseUrl: sandbox.baseUrl,
@@ -126,9 +136,12 @@ async function main(): Promise<void> {
 		`  clock:          ${sandbox.clock.now().toISOString()} (${args.frozen ? 'frozen' : 'ticking'})`,
 	);
 	console.log(`  stats periods:  start in ${sandbox.data.bucketZone.name}`);
+	console.log(
+		`  sessions:       ${session.singleSession ? 'one per user (a new sign-in or refresh revokes the earlier access tokens)' : 'several per user'}; sign-in and refresh ${sandbox.rateLimiter.countRenewals ? 'count' : 'do not count'} in the rate limit`,
+	);
 	console.log(`  cabinets:       ${permitted.join(', ')}`);
 	console.log(
-		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,requests,stats-rows,settings,auth,rate-limit,service-time,restatements}`,
+		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,auth-faults,requests,stats-rows,settings,auth,rate-limit,service-time,restatements}`,
 	);
 	console.log('Press Ctrl+C to stop.');
 	let stopping = false;

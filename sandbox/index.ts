@@ -1,5 +1,6 @@
 import { defaultRateLimit, parseRateLimit, RateLimiter } from './auth/rateLimit';
 import { ServiceTime } from './auth/serviceTime';
+import { AuthFaults } from './auth/authFaults';
 import {
 	DEFAULT_PASSWORD,
 	DEFAULT_REFRESH_LIFETIME_SECONDS,
@@ -28,6 +29,8 @@ export { RateLimiter, parseRateLimit, REAL_RATE_LIMIT } from './auth/rateLimit';
 export type { RateLimit } from './auth/rateLimit';
 export { Sessions, SANDBOX_USER_ID } from './auth/sessions';
 export { ServiceTime } from './auth/serviceTime';
+export { AuthFaults, parseAuthFault, parseAuthFaultFlag } from './auth/authFaults';
+export type { AuthFaultSettings } from './auth/authFaults';
 export { parseRestatements, DEFAULT_RESTATEMENTS } from './metrics/restatements';
 export type { RestatementEvent, RestatementSettings } from './metrics/restatements';
 
@@ -52,6 +55,8 @@ export class Sandbox {
 	readonly token: string;
 	readonly clock: SandboxClockApi;
 	readonly faults: FaultController;
+	/** Faults on sign-in and refresh only (a status, a dropped connection, latency). */
+	readonly authFaults: AuthFaults;
 	readonly requests: LoggedRequest[];
 	readonly data: SandboxData;
 	/** Sign-in, refresh and tokens. */
@@ -64,6 +69,7 @@ export class Sandbox {
 	private constructor(
 		private readonly http: SandboxHttpServer,
 		init: {
+			authFaults: AuthFaults;
 			port: number;
 			token: string;
 			clock: SandboxClock;
@@ -75,6 +81,7 @@ export class Sandbox {
 			serviceTime: ServiceTime;
 		},
 	) {
+		this.authFaults = init.authFaults;
 		this.port = init.port;
 		this.baseUrl = `http://127.0.0.1:${init.port}${BASE_PREFIX}`;
 		this.clientApiUrl = `http://127.0.0.1:${init.port}${CLIENT_PREFIX}`;
@@ -133,6 +140,7 @@ export class Sandbox {
 				password: options.password ?? DEFAULT_PASSWORD,
 				tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
 				refreshLifetimeSeconds: options.refreshLifetimeSeconds ?? DEFAULT_REFRESH_LIFETIME_SECONDS,
+				singleSession: options.singleSession === true,
 			},
 			serviceTime,
 		);
@@ -141,7 +149,10 @@ export class Sandbox {
 				? defaultRateLimit(platform)
 				: parseRateLimit(options.rateLimit),
 		);
+		rateLimiter.countRenewals = options.countRenewals === true;
+		const authFaults = new AuthFaults();
 		const http = new SandboxHttpServer({
+			authFaults,
 			clock,
 			faults,
 			data,
@@ -155,6 +166,7 @@ export class Sandbox {
 		});
 		const port = await http.listen(options.port ?? 0);
 		return new Sandbox(http, {
+			authFaults,
 			port,
 			token,
 			clock,

@@ -22,6 +22,10 @@ export interface SandboxOptions {
 	 * 10/60 in the telegram form and off in the ext form.
 	 */
 	rateLimit?: string | RateLimit | null;
+	/** Whether sign-in and refresh count in the rate limit (the real service: they do not). */
+	countRenewals?: boolean;
+	/** One session per user: a new sign-in or refresh revokes the user's earlier access tokens. */
+	singleSession?: boolean;
 	/**
 	 * Restatements of ended days' figures: "3%/3d" (a share of campaign-days, restated within that
 	 * many days after the day ends), { percent, withinDays }, or "off" / null. Default 3%/3d in the

@@ -62,6 +62,7 @@ interface PathState {
 
 export interface RateLimitState {
 	rateLimit: string;
+	countRenewals: boolean;
 	requests: number | null;
 	windowSeconds: number | null;
 	/** 429 answers given since start (or the last reset of the counts). */
@@ -86,6 +87,11 @@ export interface RateLimitState {
 export class RateLimiter {
 	private limit: RateLimit | null;
 	private readonly paths = new Map<string, PathState>();
+	/**
+	 * Whether sign-in and refresh count too. The real service says requests without a user are not
+	 * counted; a service that counts them is a harder case for clients, so the sandbox can be one.
+	 */
+	countRenewals = false;
 	private answered = 0;
 	private blockCount = 0;
 
@@ -155,6 +161,7 @@ export class RateLimiter {
 		}
 		return {
 			rateLimit: formatRateLimit(this.limit),
+			countRenewals: this.countRenewals,
 			requests: this.limit?.requests ?? null,
 			windowSeconds: this.limit?.windowSeconds ?? null,
 			answered429: this.answered,

@@ -16,6 +16,11 @@ export interface SessionSettings {
 	tokenLifetimeSeconds: number;
 	/** Seconds a refresh token lives; refreshing does not renew it. */
 	refreshLifetimeSeconds: number;
+	/**
+	 * One session per user: a new sign-in or refresh revokes the user's earlier access tokens, as
+	 * some services do. Off by default (the real service keeps them).
+	 */
+	singleSession?: boolean;
 }
 
 type TokenKind = 'access' | 'refresh';
@@ -41,6 +46,8 @@ export interface SessionCounts {
 	failedLogins: number;
 	refreshes: number;
 	failedRefreshes: number;
+	/** Tokens revoked: by single session, or all at once through the control API. */
+	revoked: number;
 }
 
 /** Tokens kept before expired ones are forgotten (they then read as unknown: still a 401). */
@@ -64,7 +71,13 @@ export function lifetimeViolation(value: unknown): string | null {
  */
 export class Sessions {
 	readonly settings: SessionSettings;
-	readonly counts: SessionCounts = { logins: 0, failedLogins: 0, refreshes: 0, failedRefreshes: 0 };
+	readonly counts: SessionCounts = {
+		logins: 0,
+		failedLogins: 0,
+		refreshes: 0,
+		failedRefreshes: 0,
+		revoked: 0,
+	};
 	private readonly tokens = new Map<string, IssuedToken>();
 	private readonly secret = randomBytes(32);
 	private serial = 0;
@@ -91,6 +104,7 @@ export class Sessions {
 			return null;
 		}
 		this.counts.logins += 1;
+		if (this.settings.singleSession) this.revokeAccess(SANDBOX_USER_ID);
 		return {
 			userId: SANDBOX_USER_ID,
 			accessToken: this.issue('access', SANDBOX_USER_ID),
@@ -110,6 +124,7 @@ export class Sessions {
 			return { kind: 'expired' };
 		}
 		this.counts.refreshes += 1;
+		if (this.settings.singleSession) this.revokeAccess(issued.userId);
 		return { kind: 'ok', accessToken: this.issue('access', issued.userId) };
 	}
 
@@ -141,6 +156,24 @@ export class Sessions {
 				(issued.kind === 'refresh' && which.refresh)
 			)
 				issued.expiresAtMs = Math.min(issued.expiresAtMs, now);
+		}
+	}
+
+	/** Forgets every token issued (access and refresh): each then reads as unknown, a 401. */
+	revokeAll(): number {
+		const count = this.tokens.size;
+		this.tokens.clear();
+		this.counts.revoked += count;
+		return count;
+	}
+
+	/** Forgets the user's access tokens issued so far (single session: a new one replaces them). */
+	private revokeAccess(userId: number): void {
+		for (const [token, issued] of this.tokens) {
+			if (issued.kind === 'access' && issued.userId === userId) {
+				this.tokens.delete(token);
+				this.counts.revoked += 1;
+			}
 		}
 	}
 

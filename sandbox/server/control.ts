@@ -1,5 +1,6 @@
 import { formatRateLimit, parseRateLimit, type RateLimiter } from '../auth/rateLimit';
 import type { ServiceTime } from '../auth/serviceTime';
+import { parseAuthFault, type AuthFaults } from '../auth/authFaults';
 import { lifetimeViolation, type Sessions } from '../auth/sessions';
 import type { SandboxClock } from '../clock';
 import { formatRestatements, parseRestatements } from '../metrics/restatements';
@@ -19,6 +20,7 @@ import type { ParsedBody } from './requestBody';
 import type { Reply } from './reply';
 
 export interface ControlTarget {
+	authFaults: AuthFaults;
 	clock: SandboxClock;
 	faults: FaultController;
 	data: SandboxData;
@@ -61,6 +63,8 @@ function settingsState(target: ControlTarget): Reply {
 			restatements: formatRestatements(target.data.restatements.settings),
 			username: session.username,
 			password: session.password,
+			singleSession: session.singleSession === true,
+			countRenewals: target.rateLimiter.countRenewals,
 			tokenLifetimeSeconds: session.tokenLifetimeSeconds,
 			refreshLifetimeSeconds: session.refreshLifetimeSeconds,
 			answerDelayMs: target.data.answerDelayMs,
@@ -98,6 +102,10 @@ function applySessionSettings(target: ControlTarget, b: Record<string, unknown>)
 		if (b[field] !== undefined && (typeof b[field] !== 'string' || b[field] === ''))
 			throw fieldError(field, 'must be a non-empty string');
 	}
+	for (const field of ['singleSession', 'countRenewals']) {
+		if (b[field] !== undefined && typeof b[field] !== 'boolean')
+			throw fieldError(field, 'must be true or false');
+	}
 	if (isPlatform(b.platform)) target.data.setPlatform(b.platform);
 	if (rateLimit !== undefined) target.rateLimiter.set(rateLimit);
 	if (restatements !== undefined) target.data.setRestatements(restatements);
@@ -108,6 +116,8 @@ function applySessionSettings(target: ControlTarget, b: Record<string, unknown>)
 		session.refreshLifetimeSeconds = b.refreshLifetimeSeconds;
 	if (typeof b.username === 'string') session.username = b.username;
 	if (typeof b.password === 'string') session.password = b.password;
+	if (typeof b.singleSession === 'boolean') session.singleSession = b.singleSession;
+	if (typeof b.countRenewals === 'boolean') target.rateLimiter.countRenewals = b.countRenewals;
 }
 
 function authState(target: ControlTarget): Reply {
@@ -116,6 +126,9 @@ function authState(target: ControlTarget): Reply {
 		json: {
 			...target.sessions.counts,
 			active: target.sessions.active(),
+			singleSession: target.sessions.settings.singleSession === true,
+			countRenewals: target.rateLimiter.countRenewals,
+			authFaults: target.authFaults.state(),
 			serviceTime: new Date(target.serviceTime.nowMs()).toISOString(),
 		},
 	};
@@ -247,8 +260,25 @@ export function handleControl(
 			}
 			case 'GET /auth':
 				return authState(target);
+			case 'GET /auth-faults':
+				return { status: 200, json: target.authFaults.state() };
+			case 'POST /auth-faults':
+				target.authFaults.set(parseAuthFault(jsonBody(body)));
+				return { status: 200, json: target.authFaults.state() };
+			case 'DELETE /auth-faults':
+				target.authFaults.clear();
+				return { status: 200, json: target.authFaults.state() };
 			case 'POST /auth': {
 				const b = jsonBody(body);
+				// A changed password, one session per user, sign-in counted in the rate limit.
+				applySessionSettings(target, {
+					password: b.password,
+					singleSession: b.singleSession,
+					countRenewals: b.countRenewals,
+				});
+				if (b.revoke !== undefined && b.revoke !== true)
+					throw fieldError('revoke', 'must be true (revokes every token issued)');
+				if (b.revoke === true) target.sessions.revokeAll();
 				const expire = b.expire;
 				if (expire !== undefined && !['access', 'refresh', 'all'].includes(expire as string))
 					throw fieldError('expire', 'must be "access", "refresh" or "all"');

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { RATE_LIMIT_EXCEEDED } from '../auth/rateLimit';
-import type { Identity } from '../auth/sessions';
+import { SANDBOX_USER_ID, type Identity } from '../auth/sessions';
 import type { SandboxData } from '../data/sandboxData';
 import { ApiError } from '../errors';
 import type { FaultController } from '../faults';
@@ -168,6 +168,25 @@ export class SandboxHttpServer {
 		// A slow API, so that tests can see how many requests a node keeps open at once.
 		if (this.data.answerDelayMs > 0)
 			await new Promise((resolve) => setTimeout(resolve, this.data.answerDelayMs));
+		const authFault = this.deps.authFaults.decide(target.path);
+		if (authFault) {
+			if (authFault.latencyMs > 0)
+				await new Promise((resolve) => setTimeout(resolve, authFault.latencyMs));
+			if (authFault.kind === 'reset') {
+				entry.fault = 'reset';
+				req.socket.resetAndDestroy();
+				return;
+			}
+			if (authFault.kind !== undefined) {
+				entry.fault = String(authFault.kind);
+				entry.status = authFault.kind;
+				sendReply(res, {
+					status: authFault.kind,
+					json: { detail: `Injected fault ${authFault.kind} on sign-in or refresh.` },
+				});
+				return;
+			}
+		}
 		const fault = this.faults.decide(target.path, method);
 		if (fault) {
 			entry.fault = fault.kind;
@@ -182,13 +201,20 @@ export class SandboxHttpServer {
 			const match = matchRoute(platform, target.api, method, target.path);
 			const isPublic = match.kind === 'found' && match.public;
 			// The real service counts each user's requests per URL path; sign-in and refresh carry no
-			// user and are not counted. A request with an expired token still names its user, so it
-			// counts; one with an unknown token or none does not (docs/development.md, the sandbox's
-			// two forms).
+			// user and are not counted (unless the sandbox is told to count them, for the one user). A
+			// request with an expired token still names its user, so it counts; one with an unknown
+			// token or none does not (docs/development.md, the sandbox's two forms).
+			const limiter = this.deps.rateLimiter;
+			const counted = isPublic
+				? limiter.countRenewals
+					? SANDBOX_USER_ID
+					: undefined
+				: identity.kind === 'valid' || identity.kind === 'expired'
+					? identity.userId
+					: undefined;
 			if (
-				!isPublic &&
-				(identity.kind === 'valid' || identity.kind === 'expired') &&
-				!this.deps.rateLimiter.admit(identity.userId, pathname, this.deps.serviceTime.nowMs())
+				counted !== undefined &&
+				!limiter.admit(counted, pathname, this.deps.serviceTime.nowMs())
 			) {
 				entry.rateLimited = true;
 				entry.status = 429;

@@ -23,7 +23,7 @@ describe('Ad Cabinet API credential', () => {
 		const result = await testCredential('adCabinetApi', credentialsFor(sandbox(), 'wrong-token-1234'));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
-			/^The access token is invalid or expired: the API answered 401 Unauthorized to a read with it\. With Sign-in Method Access Token, paste a new token/,
+			/^The Ad Cabinet API refused the pasted access token \(401\).*Paste a new token into Access Token/,
 		);
 		expect(result.message).not.toContain('wrong-token-1234');
 	});

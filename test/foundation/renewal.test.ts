@@ -130,7 +130,7 @@ describe('the credential renews its own access token (Username and Password, Ref
 		});
 	});
 
-	test('a wrong password: one refused sign-in per run, a message that names the sign-in and the fields, no API request, no loop', async () => {
+	test('a wrong password: one refused sign-in, remembered for later runs, a message that names the sign-in, the fields and when it is tried again', async () => {
 		const credentials = signInCredentialsFor(sandbox(), { password: 'not-the-password' });
 		const before = counts();
 		const { items, error } = await runNode({
@@ -139,15 +139,16 @@ describe('the credential renews its own access token (Username and Password, Ref
 			credentials,
 		});
 		expect(items).toHaveLength(0);
-		expect(error?.message).toBe(
-			'Sign-in to the Ad Cabinet API failed: the API refused the username or password (401: Incorrect username or password). Check Username and Password in the Ad Cabinet API credential (the ones you sign in to the cabinet with), save it and run again. The request itself was not performed, so running it again after the fix is safe.',
+		expect(error?.message).toMatch(
+			/^Sign-in to the Ad Cabinet API failed: the API refused the username or password \(401: Incorrect username or password\)\. Check Username and Password in the Ad Cabinet API credential \(the ones you sign in to the cabinet with\), save it and run again: n8n tries this username and password again at .+ UTC \(in 5 minutes\)/,
 		);
 		expect(JSON.stringify(error)).not.toContain('not-the-password');
 		expect(trail(sandbox().requests)).toEqual(['POST /api/v2/login 401']);
 		expect(counts()).toEqual({ ...before, failedLogins: before.failedLogins + 1 });
-		// Another run tries once more, and again only once.
-		await runNode({ type: 'adCabinetStats', parameters: objects, credentials });
-		expect(counts().failedLogins).toBe(before.failedLogins + 2);
+		// Another run sends nothing: the refusal is remembered.
+		const again = await runNode({ type: 'adCabinetStats', parameters: objects, credentials });
+		expect(again.error?.message).toMatch(/n8n did not send the sign-in again/);
+		expect(counts().failedLogins).toBe(before.failedLogins + 1);
 		expect(apiRequests(sandbox()).filter((r) => r.path !== '/api/v2/login')).toEqual([]);
 	});
 
@@ -383,8 +384,9 @@ describe('the credential Test signs in if it needs to, then reads once, and name
 			clientApiUrl: sandbox().clientApiUrl,
 		});
 		expect(result.status).toBe('Error');
+		// With Access Token a refused token is not sent again: the message says to paste a new one.
 		expect(result.message).toMatch(
-			/^The access token is invalid or expired: the API answered 401 Unauthorized/,
+			/^The Ad Cabinet API refused the pasted access token \(401\).*Paste a new token into Access Token/,
 		);
 		expect(result.message).not.toContain('not-a-token-8812');
 	});

@@ -110,6 +110,8 @@ describe('HTTP control endpoints under /__sandbox/', () => {
 			restatements: 'off',
 			username: sandbox().username,
 			password: sandbox().password,
+			singleSession: false,
+			countRenewals: false,
 			tokenLifetimeSeconds: 3600,
 			refreshLifetimeSeconds: 2_592_000,
 			answerDelayMs: 0,

@@ -1,11 +1,14 @@
 import { NodeApiError, NodeOperationError, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
 import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './failure';
-import { SESSION } from './renewal';
+import { obtainedTokens } from './obtainedTokens';
+import { SESSION } from './session';
+import { RENEWED_TOKEN_REFUSED } from './renewalMessages';
 import { MAX_RETRY_WAIT_MS } from './retry';
 
 /**
  * What to do next after each status, short enough for the error's message (an AI agent, a log line
- * or an Error Trigger sees only the message). The spec shows no error catalogue.
+ * or an Error Trigger sees only the message). The API documents no catalogue of its errors, so the
+ * advice goes by status alone.
  */
 const STATUS_ADVICE: Record<number, string> = {
 	400: 'Fix the value it names and send the request again.',
@@ -42,7 +45,7 @@ export interface ErrorContext {
 
 /** The credential's values that must never be echoed back in an error. */
 export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	return ['accessToken', 'refreshToken', 'password', SESSION.token, SESSION.refreshToken]
+	return ['accessToken', 'refreshToken', 'password', SESSION.token, SESSION.refreshToken, SESSION.key]
 		.map((name) => credentials[name])
 		.filter((value): value is string => typeof value === 'string' && value !== '');
 }
@@ -55,9 +58,13 @@ export function cabinetAccessHint(what: string, check = 'the Cabinet ID', extra 
 	return `The access token has no permission on ${what}${extra}. Check ${check}, or ask the cabinet owner for access.`;
 }
 
+/**
+ * Removes every secret named, and every token obtained in this process, from a text: a token
+ * renewed during the run is in no list made before it, yet an answer may echo it.
+ */
 export function scrub(text: string, secrets: string[] = []): string {
 	let out = text;
-	for (const secret of secrets) {
+	for (const secret of [...secrets, ...obtainedTokens()]) {
 		if (secret && secret.length >= 4) out = out.split(secret).join('***');
 	}
 	return out;
@@ -164,6 +171,15 @@ export function toNodeApiError(node: INode, failure: Failure, context: ErrorCont
 	if (failure.renewal !== undefined) {
 		return apiError(node, {
 			message: failure.renewal,
+			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+			itemIndex: context.itemIndex,
+			secrets: context.secrets,
+		});
+	}
+	if (failure.revoked) {
+		return apiError(node, {
+			message: RENEWED_TOKEN_REFUSED,
+			httpCode: '401',
 			itemIndex: context.itemIndex,
 			secrets: context.secrets,
 		});

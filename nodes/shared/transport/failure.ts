@@ -20,17 +20,22 @@ export interface Failure {
 	deadlineMs?: number;
 	/** Sign-in or refresh failed (renewal.ts): its message says which step and what to change. */
 	renewal?: string;
+	/** The renewed token was refused, and so was the one read back from the credential. */
+	revoked?: boolean;
 }
 
 /** The name a renewal failure carries (renewal.ts), whatever wraps it. */
 export const RENEWAL_FAILED = 'AdCabinetRenewalFailed';
 
-/** The message of a renewal failure inside an error n8n wrapped (once or twice), if there is one. */
-export function renewalFailureIn(error: unknown): string | undefined {
+/** A renewal failure inside an error n8n wrapped (once or twice), if there is one. */
+export function renewalFailureIn(error: unknown): { message: string; step?: string } | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
 		const record = current as Record<string, unknown>;
-		if (record.name === RENEWAL_FAILED && typeof record.message === 'string') return record.message;
+		if (record.name === RENEWAL_FAILED && typeof record.message === 'string') {
+			const step = record.adCabinetRenewal;
+			return { message: record.message, step: typeof step === 'string' ? step : undefined };
+		}
 		current = record.cause;
 	}
 	return undefined;
@@ -70,6 +75,16 @@ export function safeStringify(value: unknown): string {
 export class DeadlineExceeded extends Error {
 	constructor(readonly ms: number) {
 		super(`The request did not finish within ${ms / 1000} s`);
+	}
+}
+
+/**
+ * A 401 after n8n renewed the token, and again after the credential was read once more: the token
+ * keeps being revoked (send.ts). Thrown into the retry loop, which does not repeat it.
+ */
+export class TokenRevoked extends Error {
+	constructor() {
+		super('The renewed access token was refused twice');
 	}
 }
 
@@ -118,12 +133,18 @@ function retryAfterMs(headers: Loose): number | undefined {
 export function readFailure(error: unknown): Failure {
 	if (error instanceof InvalidJsonResponse) return { status: error.status, invalidJson: true };
 	if (error instanceof DeadlineExceeded) return { code: 'ETIMEDOUT', deadlineMs: error.ms };
+	if (error instanceof TokenRevoked) return { status: 401, revoked: true };
 	const outer = asRecord(error);
 	// n8n's request helpers wrap the transport error in NodeApiError; the original sits in `cause`.
 	const inner = asRecord(outer?.cause) ?? outer;
 	// The credential's sign-in or refresh failed before (or instead of) the request's repeat.
 	const renewal = renewalFailureIn(error);
-	if (renewal !== undefined) return { renewal };
+	// A refused pasted token is the API's 401; sign-in and refresh failures carry no status.
+	if (renewal !== undefined) {
+		return renewal.step === 'access-token'
+			? { renewal: renewal.message, status: 401 }
+			: { renewal: renewal.message };
+	}
 	const response = asRecord(inner?.response) ?? asRecord(outer?.response);
 	const statusRaw =
 		response?.status ?? response?.statusCode ?? inner?.status ?? outer?.httpCode ?? undefined;
@@ -180,7 +201,7 @@ function fieldErrors(errors: unknown): string | undefined {
 }
 
 /**
- * The API's own words for a failure. The spec leaves the error body open (section 7), so every
+ * The API's own words for a failure. The API does not fix the shape of its error bodies, so every
  * common shape is read: `detail`, `message`, `error`, DRF-style field maps, or a plain text body.
  */
 export function apiMessage(failure: Failure): string | undefined {

@@ -13,6 +13,7 @@ import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import type { RequestGate } from './gate';
 import { pacingFor } from './pacing';
+import { authMethodOf } from './session';
 import { DEFAULT_TIMEOUT_MS, send, type RequestContext } from './send';
 
 export type { RequestContext };
@@ -142,6 +143,7 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 		timeoutMs: options.timeout,
 		runEndsAt: request.runEndsAt,
 		pace: pacingFor(this.getNode(), credentials, options.url, request.onPaced),
+		renews: authMethodOf(credentials) !== 'accessToken',
 		accept: (answer) => {
 			const response = answer as { body: unknown; statusCode: number };
 			return (request.expectJson === false

@@ -13,7 +13,8 @@ export const MAX_RETRY_WAIT_MS = 30_000;
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 400, maxDelayMs: MAX_RETRY_WAIT_MS };
 
-function delayFor(failure: Failure, attempt: number, policy: RetryPolicy): number {
+/** The wait before attempt `attempt + 1`: Retry-After when the answer gave one, else jittered backoff. */
+export function delayFor(failure: Failure, attempt: number, policy: RetryPolicy = DEFAULT_RETRY): number {
 	if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxDelayMs);
 	const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
 	// Full jitter keeps parallel items from retrying in lockstep.
@@ -30,7 +31,7 @@ function delayFor(failure: Failure, attempt: number, policy: RetryPolicy): numbe
 export async function withRetry<T>(
 	attempt: () => Promise<T>,
 	idempotent: boolean,
-	giveUp: (failure: Failure, attempts: number) => NodeApiError,
+	giveUp: (failure: Failure, attempts: number) => NodeApiError | Promise<NodeApiError>,
 	policy: RetryPolicy = DEFAULT_RETRY,
 	/** Told of each failure that will be retried, before the wait. */
 	onRetry?: (failure: Failure) => void,
@@ -48,7 +49,7 @@ export async function withRetry<T>(
 		// A 429 means the API did not perform the request, so even a write may be sent again.
 		const repeatable = idempotent || failure.status === 429;
 		if (!repeatable || !isRetryable(failure) || n >= policy.maxAttempts) {
-			throw giveUp(failure, n);
+			throw await giveUp(failure, n);
 		}
 		onRetry?.(failure);
 		await sleep(delayFor(failure, n, policy));

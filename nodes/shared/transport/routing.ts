@@ -9,14 +9,33 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
 import { guardItem } from '../perItem';
+import { pagingStoppedEarly } from '../returnAll';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
 import { pacingFor } from './pacing';
+import { authMethodOf } from './session';
 import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
+
+/**
+ * The `count` of the last list page each item of a running node received. A list's postReceive
+ * reads the whole answer, but the pager sees only the items made of it; the count is handed over
+ * here, by execution, node and item.
+ */
+const listCounts = new Map<string, number>();
+
+function countKey(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, itemIndex: number): string {
+	let execution = '';
+	try {
+		execution = ctx.getExecutionId() ?? '';
+	} catch {
+		// A context without an execution (a test's stand-in) shares the empty key.
+	}
+	return `${execution}\u0000${ctx.getNode().name}\u0000${itemIndex}`;
+}
 
 export interface RoutedOperation {
 	/** Defaults to true for GET. */
@@ -31,7 +50,7 @@ export interface RoutedOperation {
 		options: RequestOptions,
 		names: PlatformNames,
 	) => void | Promise<void>;
-	/** Offset pages (spec 4.5): honours the operation's Return All / Limit parameters. */
+	/** Offset pages (`offset` and `limit` query parameters): honours the operation's Return All / Limit parameters. */
 	offsetPages?: { pageSize: number; offsetParameter: string; limitParameter: string };
 	hint?: (this: IExecuteSingleFunctions, failure: Failure, names: PlatformNames) => string | undefined;
 	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
@@ -67,12 +86,17 @@ async function pageThrough(
 	const seen = new Set<string>();
 	const qs = (requestData.options.qs ?? {}) as IDataObject;
 	let offset = Number(qs[pages.offsetParameter] ?? 0);
+	const itemIndex = ctx.getItemIndex();
+	const key = countKey(ctx, itemIndex);
 	for (;;) {
 		const size = Math.min(pages.pageSize, limit - results.length);
+		listCounts.delete(key);
 		const page = await send({
 			...requestData.options,
 			qs: { ...qs, [pages.offsetParameter]: offset, [pages.limitParameter]: size },
 		});
+		const count = listCounts.get(key);
+		listCounts.delete(key);
 		// A server that ignores the offset answers the same records again: a page that brings no
 		// record not already listed ends the paging instead of looping for ever.
 		let fresh = 0;
@@ -86,7 +110,18 @@ async function pageThrough(
 			if (results.length < limit) results.push(item);
 		}
 		offset += page.length;
-		if (page.length < size || fresh === 0 || results.length >= limit) return results;
+		if (results.length >= limit) return results;
+		if (page.length < size || fresh === 0) {
+			if (count !== undefined && seen.size < count && (fresh === 0 || offset < count)) {
+				throw pagingStoppedEarly(ctx.getNode(), {
+					path: String(requestData.options.url ?? ''),
+					listed: results.length,
+					count,
+					itemIndex,
+				});
+			}
+			return results;
+		}
 	}
 }
 
@@ -123,6 +158,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						timeoutMs: typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : undefined,
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
+						renews: authMethodOf(credentials) !== 'accessToken',
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
@@ -143,7 +179,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 
 /**
  * postReceive step that turns a list answer into one item per record: the body itself when it is an
- * array, else the array under one of `keys` (the spec's `data`, `items`, `results`). Scalars become
+ * array, else the array under one of `keys` (`data`, `items`, `results`: the API's lists use each of them). Scalars become
  * `{ [scalarKey]: value }`. A body cut short in transit is failed so the read is retried.
  */
 export function listToItems(keys: string[] = [], scalarKey = 'value') {
@@ -161,6 +197,12 @@ export function listToItems(keys: string[] = [], scalarKey = 'value') {
 		}
 		if (!Array.isArray(list)) {
 			throw new InvalidJsonResponse(response.statusCode);
+		}
+		const count = (body as IDataObject | null)?.count;
+		if (typeof count === 'number' && Number.isFinite(count) && !Array.isArray(body)) {
+			// Bounded: lists read without the pager leave their count behind.
+			if (listCounts.size >= 1_000) listCounts.delete(listCounts.keys().next().value as string);
+			listCounts.set(countKey(this, this.getItemIndex()), count);
 		}
 		return list.map((entry: unknown) => ({
 			json:

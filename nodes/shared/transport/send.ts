@@ -1,5 +1,6 @@
 import type {
 	DeclarativeRestApiSettings,
+	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
@@ -8,8 +9,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './errors';
-import { DeadlineExceeded, type Failure } from './failure';
+import { RUN_DEADLINE_MS, RunDeadlineExceeded, secretsOf, toNodeApiError } from './errors';
+import { DeadlineExceeded, readFailure, TokenRevoked, type Failure } from './failure';
 import type { RequestGate } from './gate';
 import { pacer, type PaceLimit } from './pacing';
 import { DEFAULT_RETRY, withRetry } from './retry';
@@ -49,6 +50,11 @@ export interface SendPolicy<T> {
 	runEndsAt?: number;
 	/** The API's rate limit for this request's path; undefined when pacing is off. */
 	pace?: { key: string; limit: PaceLimit; onWait?: (ms: number) => void };
+	/**
+	 * Whether the credential renews its own token (Username and Password, Refresh Token): a 401
+	 * that reaches send() then came after n8n renewed the token and repeated the request.
+	 */
+	renews?: boolean;
 }
 
 /** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
@@ -67,7 +73,12 @@ function withCancelSignal(ctx: RequestContext, signal: AbortSignal): RequestCont
  * One attempt, bounded by its deadline (headers and body together). Every listener is removed when
  * the attempt settles, so nothing keeps an answer alive after it was read.
  */
-async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: number): Promise<unknown> {
+async function transmit(
+	ctx: RequestContext,
+	outgoing: Outgoing,
+	timeoutMs: number,
+	renewOn401 = true,
+): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const own = 'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal() : undefined;
 	const cancel = new AbortController();
@@ -93,11 +104,17 @@ async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: numb
 				})
 			: (async () => {
 					const bounded = withCancelSignal(ctx, cancel.signal);
-					return await bounded.helpers.httpRequestWithAuthentication.call(bounded, CREDENTIAL_TYPE, {
-						...outgoing.http,
-						// The token must never follow a redirect to another host: a 3xx is an error.
-						disableFollowRedirect: true,
-					});
+					return await bounded.helpers.httpRequestWithAuthentication.call(
+						bounded,
+						CREDENTIAL_TYPE,
+						{
+							...outgoing.http,
+							// The token must never follow a redirect to another host: a 3xx is an error.
+							disableFollowRedirect: true,
+						},
+						// No status at all: a 401 is not met with yet another renewal.
+						renewOn401 ? undefined : { preAuthenticationRetryStatusCode: [] },
+					);
 				})();
 	// A request cut off by the deadline fails with n8n's "canceled": it is reported as the deadline.
 	const cutOff = request.catch(async (error: unknown) =>
@@ -110,6 +127,31 @@ async function transmit(ctx: RequestContext, outgoing: Outgoing, timeoutMs: numb
 		if (expire) deadline.removeEventListener('abort', expire);
 		own?.removeEventListener('abort', cut);
 	}
+}
+
+/**
+ * A 401 that reaches us with a credential that renews itself came after n8n renewed the token and
+ * repeated the request: the renewed token was refused too. Another process may have renewed since
+ * and stored a newer token (a service that keeps one session per account revokes the older ones),
+ * so the credential is read once more and the request repeated once, without yet another renewal.
+ * A 401 to that repeat too becomes TokenRevoked, whose message names the likely cause.
+ */
+async function transmitOrReadAgain(
+	ctx: RequestContext,
+	outgoing: Outgoing,
+	timeoutMs: number,
+	policy: { renews?: boolean; runEndsAt?: number },
+): Promise<unknown> {
+	return await transmit(ctx, outgoing, timeoutMs).catch(async (error: unknown) => {
+		const rest = (policy.runEndsAt ?? Infinity) - Date.now();
+		if (!policy.renews || readFailure(error).status !== 401 || rest <= 0) {
+			return await Promise.reject(error);
+		}
+		return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false).catch(
+			async (again: unknown) =>
+				await Promise.reject(readFailure(again).status === 401 ? new TokenRevoked() : again),
+		);
+	});
 }
 
 /**
@@ -133,20 +175,20 @@ export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: S
 				}
 				const left = (policy.runEndsAt ?? Infinity) - Date.now();
 				if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
-				answer = await transmit(ctx, outgoing, Math.min(timeoutMs, left));
+				answer = await transmitOrReadAgain(ctx, outgoing, Math.min(timeoutMs, left), policy);
 			} finally {
 				gate?.release();
 			}
 			return policy.accept(answer);
 		},
 		policy.idempotent,
-		(failure, attempts) =>
+		async (failure, attempts) =>
 			toNodeApiError(ctx.getNode(), failure, {
 				itemIndex: policy.itemIndex,
 				idempotent: policy.idempotent,
 				attempts,
 				hint: policy.hint?.(failure),
-				secrets: policy.secrets,
+				secrets: [...policy.secrets, ...(await currentSecrets(ctx))],
 			}),
 		DEFAULT_RETRY,
 		(failure) => {
@@ -159,6 +201,18 @@ export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: S
 			}
 		},
 	);
+}
+
+/**
+ * The credential's secrets as they are when the error is built: a token renewed during the run,
+ * here or by another process, is in no list made before the run's requests.
+ */
+async function currentSecrets(ctx: RequestContext): Promise<string[]> {
+	try {
+		return secretsOf(await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+	} catch {
+		return [];
+	}
 }
 
 /** When a run that starts now must end. */

@@ -8,6 +8,7 @@ import {
 	SESSION,
 	sessionOwner,
 } from '../../../../nodes/shared/transport/renewal';
+import { markSent } from '../../../../nodes/shared/transport/session';
 import { deferred, httpError, networkError, settle } from '../../../support/fakeContext';
 
 const BASE = 'https://client.example.test';
@@ -41,7 +42,8 @@ function signedIn(credentials: ICredentialDataDecryptedObject, refresh = 'kept-r
 		...credentials,
 		[SESSION.token]: 'old-access',
 		[SESSION.refreshToken]: refresh,
-		[SESSION.owner]: sessionOwner(credentials),
+		[SESSION.owner]: sessionOwner(credentials, 'session-key-1'),
+		[SESSION.key]: 'session-key-1',
 	};
 }
 
@@ -58,6 +60,7 @@ async function failureOf(promise: Promise<unknown>): Promise<RenewalFailed> {
 }
 
 beforeEach(() => forgetSharedRenewals());
+afterEach(() => jest.restoreAllMocks());
 
 describe('sign-in with username and password', () => {
 	test('POSTs a form body with username and password to {Base URL}/api/v2/login and keeps both tokens', async () => {
@@ -81,7 +84,8 @@ describe('sign-in with username and password', () => {
 		expect(output).toEqual({
 			[SESSION.token]: 'acc-1',
 			[SESSION.refreshToken]: 'ref-1',
-			[SESSION.owner]: sessionOwner(credentials),
+			[SESSION.owner]: sessionOwner(credentials, String(output[SESSION.key])),
+			[SESSION.key]: expect.stringMatching(/^[0-9a-z]{16,}$/),
 		});
 		// The obtained token is what requests then carry.
 		expect(bearerTokenOf({ ...credentials, ...output } as ICredentialDataDecryptedObject)).toBe(
@@ -102,8 +106,8 @@ describe('sign-in with username and password', () => {
 			throw httpError(401, { detail: 'Incorrect username or password', status_code: 401 });
 		});
 		const error = await failureOf(renewSession.call(self, passwordCredential()));
-		expect(error.message).toBe(
-			'Sign-in to the Ad Cabinet API failed: the API refused the username or password (401: Incorrect username or password). Check Username and Password in the Ad Cabinet API credential (the ones you sign in to the cabinet with), save it and run again. The request itself was not performed, so running it again after the fix is safe.',
+		expect(error.message).toMatch(
+			/^Sign-in to the Ad Cabinet API failed: the API refused the username or password \(401: Incorrect username or password\)\. Check Username and Password in the Ad Cabinet API credential \(the ones you sign in to the cabinet with\), save it and run again: n8n tries this username and password again at \d\d:\d\d:\d\d UTC \(in 5 minutes\), not before, so that repeated attempts do not lock the account\. Editing the credential tries again at once\. The request itself was not performed, so running it again after the fix is safe\.$/,
 		);
 		expect(error.message).not.toContain(PASSWORD);
 		expect(httpRequest).toHaveBeenCalledTimes(1);
@@ -143,8 +147,8 @@ describe('sign-in with username and password', () => {
 		],
 		[
 			'no answer',
-			() => networkError('ECONNREFUSED'),
-			'Sign-in to the Ad Cabinet API failed: the Base URL (client.example.test) could not be reached (ECONNREFUSED',
+			() => networkError('ENOTFOUND'),
+			'Sign-in to the Ad Cabinet API failed: the Base URL (client.example.test) could not be reached (ENOTFOUND',
 		],
 		[
 			'a redirect',
@@ -152,9 +156,9 @@ describe('sign-in with username and password', () => {
 			'Sign-in to the Ad Cabinet API failed: the Base URL (client.example.test) answered 302 with a redirect, which is not followed',
 		],
 		[
-			'a server error',
+			'a server error, retried like a read',
 			() => httpError(503, { detail: 'maintenance' }),
-			"Sign-in to the Ad Cabinet API failed: the API answered 503 (maintenance). It is a fault on the service's side",
+			"Sign-in to the Ad Cabinet API failed after 5 attempts: the API answered 503 (maintenance). It is a fault on the service's side",
 		],
 	])(
 		'a sign-in that fails because of the address (%s) names the Base URL',
@@ -162,6 +166,8 @@ describe('sign-in with username and password', () => {
 			const { self } = helper(() => {
 				throw fail();
 			});
+			// Transient failures are retried; these tests are about the message, so none is.
+			jest.spyOn(Math, 'random').mockReturnValue(0);
 			const error = await failureOf(renewSession.call(self, passwordCredential()));
 			expect(error.message.startsWith(start)).toBe(true);
 			expect(error.message).toMatch(
@@ -205,7 +211,9 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 		// The refresh token is kept as it is: refreshing does not renew it.
 		expect(output).toEqual({
 			[SESSION.token]: 'acc-2',
+			[SESSION.refreshToken]: 'kept-refresh-1',
 			[SESSION.owner]: credentials[SESSION.owner],
+			[SESSION.key]: credentials[SESSION.key],
 		});
 	});
 
@@ -262,8 +270,8 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 			password: PASSWORD,
 		};
 		const error = await failureOf(renewSession.call(self, credentials));
-		expect(error.message).toBe(
-			'Renewing the access token with the refresh token failed: the API refused the refresh token (401: Refresh Token Expired). A refresh token lasts 30 days from sign-in and cannot be renewed itself. Paste a new Refresh Token into the Ad Cabinet API credential, or switch Sign-in Method to Username and Password so that n8n signs in again by itself when a refresh token runs out. The request itself was not performed, so running it again after the fix is safe.',
+		expect(error.message).toMatch(
+			/^Renewing the access token with the refresh token failed: the API refused the refresh token \(401: Refresh Token Expired\)\. A refresh token lasts 30 days from sign-in and cannot be renewed itself\. Paste a new Refresh Token into the Ad Cabinet API credential, or switch Sign-in Method to Username and Password so that n8n signs in again by itself when a refresh token runs out\. Editing the credential tries again at once; until then n8n tries this refresh token again at \d\d:\d\d:\d\d UTC \(in 5 minutes\), not before\. The request itself was not performed, so running it again after the fix is safe\.$/,
 		);
 		expect(error.message).not.toContain(PASTED_REFRESH);
 		expect(httpRequest).toHaveBeenCalledTimes(1);
@@ -278,14 +286,14 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 		expect(httpRequest).not.toHaveBeenCalled();
 	});
 
-	test('Access Token: used as it is, nothing is obtained', async () => {
+	test('Access Token: used as it is, nothing is obtained (the hidden token field gets a mark only)', async () => {
 		const { self, httpRequest } = helper(() => ({}));
 		const credentials = {
 			authMethod: 'accessToken',
 			accessToken: ' pasted-access ',
 			baseUrl: BASE,
 		};
-		expect(await renewSession.call(self, credentials)).toEqual({});
+		expect(await renewSession.call(self, credentials)).toEqual({ [SESSION.token]: '-' });
 		expect(httpRequest).not.toHaveBeenCalled();
 		expect(bearerTokenOf(credentials)).toBe('pasted-access');
 	});
@@ -313,7 +321,7 @@ describe('requests that find the same expired token at once share one renewal', 
 		for (const output of outputs) expect(output[SESSION.token]).toBe('acc-6');
 	});
 
-	test('a failed sign-in is shared by the requests waiting on it but not kept for the next run', async () => {
+	test('a failed sign-in is shared by the requests waiting on it, then remembered until the credential is edited', async () => {
 		let refuse = true;
 		const { self, httpRequest } = helper(() => {
 			if (refuse) throw httpError(401, { detail: 'Incorrect username or password' });
@@ -328,9 +336,76 @@ describe('requests that find the same expired token at once share one renewal', 
 		expect(httpRequest).toHaveBeenCalledTimes(1);
 		await settle();
 		refuse = false;
-		await expect(renewSession.call(self, credentials)).resolves.toMatchObject({
-			[SESSION.token]: 'acc-7',
-		});
+		// The same username and password are not sent again within the pause...
+		await expect(renewSession.call(self, credentials)).rejects.toThrow(
+			/n8n did not send the sign-in again/,
+		);
+		expect(httpRequest).toHaveBeenCalledTimes(1);
+		// ...but an edited credential is.
+		await expect(
+			renewSession.call(self, { ...credentials, password: 'the-new-one' }),
+		).resolves.toMatchObject({ [SESSION.token]: 'acc-7' });
 		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+});
+
+describe('renewal under faults', () => {
+	test('a refresh that fails transiently is retried before any sign-in', async () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		let refreshes = 0;
+		const { self, httpRequest } = helper((options) => {
+			if (refresh(options) && ++refreshes < 3) throw httpError(502, { detail: 'Bad gateway' });
+			return { access_token: 'acc-8' };
+		});
+		const output = await renewSession.call(self, signedIn(passwordCredential()));
+		expect(output[SESSION.token]).toBe('acc-8');
+		expect(httpRequest.mock.calls.map(([o]) => (login(o) ? 'sign-in' : 'refresh'))).toEqual([
+			'refresh',
+			'refresh',
+			'refresh',
+		]);
+	});
+
+	test('a request that met the old token a moment after the renewal settled reads the renewed token', async () => {
+		const { self, httpRequest } = helper(() => ({ access_token: 'acc-9' }));
+		const credentials = signedIn(passwordCredential());
+		expect((await renewSession.call(self, { ...credentials }))[SESSION.token]).toBe('acc-9');
+		await settle();
+		expect((await renewSession.call(self, { ...credentials }))[SESSION.token]).toBe('acc-9');
+		expect(httpRequest).toHaveBeenCalledTimes(1);
+		// A request with the renewed token that is refused renews again.
+		const renewed = { ...credentials, [SESSION.token]: 'acc-9' };
+		await renewSession.call(self, renewed);
+		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('Refresh Token: a refused refresh token is remembered too; editing it tries again at once', async () => {
+		const { self, httpRequest } = helper(() => {
+			throw httpError(401, { detail: 'Invalid Refresh Token' });
+		});
+		const credentials = { authMethod: 'refreshToken', refreshToken: PASTED_REFRESH, baseUrl: BASE };
+		await failureOf(renewSession.call(self, credentials));
+		const again = await failureOf(renewSession.call(self, credentials));
+		expect(again.message).toMatch(
+			/n8n did not send it again: the API refused this refresh token at \d\d:\d\d:\d\d UTC, and n8n tries it again at/,
+		);
+		expect(again.message).not.toContain(PASTED_REFRESH);
+		expect(httpRequest).toHaveBeenCalledTimes(1);
+		await failureOf(renewSession.call(self, { ...credentials, refreshToken: 'another-one-99' }));
+		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('Access Token: after a 401 to a request sent with it, the same token is not sent again', async () => {
+		const { self, httpRequest } = helper(() => ({}));
+		const credentials = { authMethod: 'accessToken', accessToken: 'pasted-access', baseUrl: BASE };
+		// Before the first request (or in a credential Test): nothing to do.
+		await renewSession.call(self, credentials);
+		markSent(credentials);
+		const error = await failureOf(renewSession.call(self, credentials));
+		expect(error.message).toMatch(
+			/^The Ad Cabinet API refused the pasted access token \(401\).*Paste a new token into Access Token/,
+		);
+		expect(error.message).not.toContain('pasted-access');
+		expect(httpRequest).not.toHaveBeenCalled();
 	});
 });

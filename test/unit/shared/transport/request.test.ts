@@ -45,7 +45,7 @@ describe('apiRequest', () => {
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			timeout: DEFAULT_TIMEOUT_MS,
 			disableFollowRedirect: true,
-		});
+		}, undefined);
 	});
 
 	test('the client API uses the Client API URL; given credentials are used without asking n8n again', async () => {

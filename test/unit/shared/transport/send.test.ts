@@ -59,7 +59,11 @@ describe('send: the one way a request leaves for the API', () => {
 		expect(result).toEqual({ ok: true });
 		expect(fake.request).toHaveBeenCalledTimes(1);
 		// Never following a redirect: the token must not go to another host.
-		expect(fake.request).toHaveBeenCalledWith('adCabinetApi', { ...GET, disableFollowRedirect: true });
+		expect(fake.request).toHaveBeenCalledWith(
+			'adCabinetApi',
+			{ ...GET, disableFollowRedirect: true },
+			undefined,
+		);
 		// n8n's helper gets the context as `this`, with a cancel signal that also fires at the deadline.
 		const bounded = fake.request.mock.contexts[0] as { getExecutionCancelSignal: () => AbortSignal };
 		expect(Object.getPrototypeOf(bounded)).toBe(fake.ctx);
@@ -326,5 +330,55 @@ describe('send: renewal of the token', () => {
 		expect((error as NodeApiError).message).toBe(failed.message);
 		expect(fake.request).toHaveBeenCalledTimes(1);
 		expect(sleepMock).not.toHaveBeenCalled();
+	});
+});
+
+describe('send: a 401 after n8n renewed the token (revoked tokens)', () => {
+	test('the credential is read once more and the request repeated once, without another renewal; a success ends it', async () => {
+		const fake = fakeContext((_options, call) => {
+			if (call === 1) throw wrappedByN8n(httpError(401, { detail: 'Could not validate credentials' }));
+			return { ok: call };
+		});
+		const result = await send(fake.ctx, { http: GET }, policy({ renews: true }));
+		expect(result).toEqual({ ok: 2 });
+		expect(fake.request).toHaveBeenCalledTimes(2);
+		// The repeat asks n8n for no renewal on a 401: it reads the stored credential only.
+		expect(fake.request.mock.calls[0][2]).toBeUndefined();
+		expect(fake.request.mock.calls[1][2]).toEqual({ preAuthenticationRetryStatusCode: [] });
+	});
+
+	test('a 401 to that repeat too: the message names another client signing in with the same account', async () => {
+		const fake = fakeContext(() => {
+			throw wrappedByN8n(httpError(401, { detail: 'Could not validate credentials' }));
+		});
+		const error = await send(fake.ctx, { http: GET }, policy({ renews: true })).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).message).toMatch(
+			/^The Ad Cabinet API refused the access token \(401\) even after n8n renewed it and read the credential once more.*The likely cause is another client signing in with the same account/,
+		);
+		expect(fake.request).toHaveBeenCalledTimes(2);
+	});
+
+	test('with Access Token (renews false) a 401 is not repeated at all', async () => {
+		const fake = fakeContext(() => {
+			throw wrappedByN8n(httpError(401, { detail: 'Invalid token' }));
+		});
+		await expect(send(fake.ctx, { http: GET }, policy({ renews: false }))).rejects.toThrow(/401/);
+		expect(fake.request).toHaveBeenCalledTimes(1);
+	});
+});
+
+describe('send: the secrets scrubbed are those known when the error is built', () => {
+	test('a token renewed during the run (stored in the credential since) is masked in what the API echoed', async () => {
+		const renewed = 'renewed-during-the-run-5521';
+		const fake = fakeContext(() => {
+			throw wrappedByN8n(httpError(400, { detail: `bad header Authorization: Bearer ${renewed}` }));
+		});
+		fake.getCredentials.mockResolvedValue({ accessToken: '', sessionToken: renewed });
+		const error = (await send(fake.ctx, { http: GET }, policy({ secrets: ['old-token-1234'] })).catch(
+			(e: unknown) => e,
+		)) as NodeApiError;
+		expect(error.message).toContain('Bearer ***');
+		expect(JSON.stringify(error)).not.toContain(renewed);
 	});
 });
