@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const rules = require('./release/rules.js');
+const workflows = require('./release/workflows.js');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const publishMode = process.argv.includes('--publish');
 const results = [];
@@ -180,7 +181,7 @@ check('README as npmjs.com shows it (links made absolute from repository)', () =
 	return { problems, todos };
 });
 
-check('GitHub workflows (publish with provenance, CI, dependabot)', () => rules.workflowProblems(root, pkg));
+check('GitHub workflows (publish with provenance, CI, dependabot)', () => workflows.workflowProblems(root, pkg));
 
 run("n8n's community-package scanner", process.execPath, [join(root, 'scripts', 'verify.mjs')]);
 run('lint', 'npm', ['run', 'lint', '--silent']);

@@ -5,8 +5,6 @@ import {
 	type RestatementEvent,
 	type RestatementSettings,
 } from '../metrics/restatements';
-import { fieldError } from '../errors';
-import { DAY_MS } from '../metrics/time';
 import { SLOT_MS } from '../metrics/time';
 import { isPlainObject } from '../errors';
 import { slotsUntil } from '../stats/aggregate';
@@ -19,10 +17,12 @@ import { FIRST_AD_ID, seedAds } from './adSeed';
 import { adDetail, adListItem } from './adViews';
 import { FIRST_CREATED_AUDIENCE_ID, SEEDED_AUDIENCES } from './audienceSeed';
 import { KNOWN_BOTS } from './bots';
-import { CABINETS, CAMPAIGNS, cabinetIdMap } from './cabinets';
+import { CABINETS, CAMPAIGNS } from './cabinets';
 import { EUR_RATES } from './currencies';
+import { forcedRestatementTarget } from './forcedRestatement';
 import { buildKktuTree, flattenKktu } from './kktu';
 import { PLATFORM_NAMES, type Platform, type PlatformNames } from '../platform';
+import { relabelStored } from './relabel';
 import type {
 	Ad,
 	Audience,
@@ -155,26 +155,7 @@ export class SandboxData {
 	setPlatform(platform: Platform): void {
 		const from = this.currentPlatform;
 		if (platform === from) return;
-		const ids = cabinetIdMap(from, platform);
-		const id = (value: string) => ids.get(value) ?? value;
-		for (const cabinet of this.cabinets) {
-			cabinet.account_id = id(cabinet.account_id);
-			cabinet.id = id(cabinet.id);
-		}
-		for (const campaign of this.campaigns) campaign.account_id = id(campaign.account_id);
-		for (const ad of this.ads) ad.accountId = id(ad.accountId);
-		for (const upload of this.audienceUploads) upload.accountId = id(upload.accountId);
-		for (const upload of this.mediaUploads) upload.accountId = id(upload.accountId);
-		const oldNames = PLATFORM_NAMES[from].fields;
-		const newNames = PLATFORM_NAMES[platform].fields;
-		for (const event of this.pixelEvents) {
-			event.account_id = id(event.account_id);
-			renameKey(event, oldNames.eventId, newNames.eventId);
-		}
-		for (const audience of this.audiences) {
-			audience.account_id = id(audience.account_id);
-			renameKey(audience, oldNames.audienceId, newNames.audienceId);
-		}
+		relabelStored(this, from, platform);
 		this.currentPlatform = platform;
 		this.version += 1;
 	}
@@ -190,32 +171,7 @@ export class SandboxData {
 	 * every row that sums them changes.
 	 */
 	forceRestatement(target: { day?: unknown; campaign_id?: unknown; ad_id?: unknown }): void {
-		const day = typeof target.day === 'string' ? target.day : '';
-		const dayMs = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
-		if (Number.isNaN(dayMs))
-			throw fieldError(
-				'day',
-				`must be a UTC date written YYYY-MM-DD, got ${JSON.stringify(target.day)}`,
-			);
-		if (dayMs > this.nowMs())
-			throw fieldError(
-				'day',
-				`${day} has not begun on the sandbox clock (${new Date(this.nowMs()).toISOString()})`,
-			);
-		const hasAd = target.ad_id !== undefined;
-		if (hasAd === (target.campaign_id !== undefined))
-			throw fieldError('restate', 'each item names either a campaign_id or an ad_id, with a day');
-		if (hasAd && !this.ad(Number(target.ad_id)))
-			throw fieldError('ad_id', `no ad ${JSON.stringify(target.ad_id)}`);
-		if (!hasAd && !this.campaign(Number(target.campaign_id)))
-			throw fieldError('campaign_id', `no campaign ${JSON.stringify(target.campaign_id)}`);
-		this.restatements.force(
-			{
-				day: dayMs / DAY_MS,
-				...(hasAd ? { adId: Number(target.ad_id) } : { campaignId: Number(target.campaign_id) }),
-			},
-			this.nowMs(),
-		);
+		this.restatements.force(forcedRestatementTarget(this, target), this.nowMs());
 		this.version += 1;
 	}
 
@@ -425,10 +381,4 @@ export class SandboxData {
 	legacyReportRows(body: unknown): Record<string, unknown>[] {
 		return legacyReportRows(this, body, this.nowMs());
 	}
-}
-
-function renameKey(record: Record<string, unknown>, from: string, to: string): void {
-	if (from === to || !(from in record)) return;
-	record[to] = record[from];
-	delete record[from];
 }

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
-import { listExecutions, UNFINISHED, type ExecutionSummary } from '../queue/executions';
+import { listExecutions, UNFINISHED, type ExecutionSummary } from '../lib/executions';
 import type { RenewalStage } from './context';
 import { api, authCounts, REFRESH, SIGN_IN, sleep } from './trail';
 

@@ -1,7 +1,7 @@
 /**
- * What a release needs beyond the code (scripts/release/rules.js, used by `npm run release:check`):
- * the workflows that publish with provenance, the identity fields, the licence, and a README whose
- * links work on npmjs.com. Each rule is tried on this repository's files and on a broken copy.
+ * What a release needs beyond the code (scripts/release/rules.js and workflows.js, used by
+ * `npm run release:check`): the workflows that publish with provenance, the identity fields, the
+ * licence, and a README whose links work on npmjs.com. Each rule is tried on this repository's files and on a broken copy.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,11 +30,14 @@ interface Rules {
 		pkg: PackageJson,
 		root: string,
 	): { shown: string; problems: string[]; todos: string[] };
+}
+interface Workflows {
 	workflowProblems(root: string, pkg: PackageJson): string[];
 }
 
 const root = join(__dirname, '..', '..');
 const rules = require('../../scripts/release/rules.js') as Rules;
+const workflows = require('../../scripts/release/workflows.js') as Workflows;
 // js-yaml 4 comes with eslint; it has no type declarations of its own.
 const yaml = require('js-yaml') as { load(text: string): unknown };
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
@@ -81,7 +84,7 @@ describe('GitHub workflows', () => {
 	it('ci.yml and dependabot.yml parse, and every rule holds for the files in the repository', () => {
 		expect(() => yaml.load(read('.github/workflows/ci.yml'))).not.toThrow();
 		expect(() => yaml.load(read('.github/dependabot.yml'))).not.toThrow();
-		expect(rules.workflowProblems(root, pkg)).toEqual([]);
+		expect(workflows.workflowProblems(root, pkg)).toEqual([]);
 	});
 
 	it.each([
@@ -106,14 +109,14 @@ describe('GitHub workflows', () => {
 	])('finds a publish.yml %s', (_, change, expected) => {
 		const dir = withChangedFile('.github/workflows/publish.yml', change);
 		try {
-			expect(rules.workflowProblems(dir, pkg).join('\n')).toMatch(expected);
+			expect(workflows.workflowProblems(dir, pkg).join('\n')).toMatch(expected);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
 
 	it('finds a lifecycle script that the project .npmrc would skip at publish time', () => {
-		const problems = rules.workflowProblems(root, {
+		const problems = workflows.workflowProblems(root, {
 			...pkg,
 			scripts: { ...pkg.scripts, prepublishOnly: 'npm run build' },
 		});

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import type { Failure } from './failure';
 import { forgetObtained, rememberObtained } from './obtainedTokens';
+import { signIn } from './signIn';
 import {
 	forgetRefusal,
 	forgetRefusals,
@@ -10,23 +11,22 @@ import {
 } from './refusals';
 import {
 	ACCESS_TOKEN_REFUSED,
-	addressTrouble,
 	CREDENTIAL,
 	failedRefresh,
 	NOT_PERFORMED,
 	RenewalFailed,
 	refusedRefreshToken,
-	refusedSignIn,
 	said,
 	SIGN_IN_STEP,
 } from './renewalMessages';
-import { renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
+import { parsed, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
 import {
 	authMethodOf,
 	baseUrlOf,
 	ownsSession,
 	PASTED_MARK,
 	randomKey,
+	secretsIn,
 	SESSION,
 	sessionOwner,
 	text,
@@ -44,7 +44,6 @@ export {
 } from './session';
 export { RenewalFailed, type RenewalStep } from './renewalMessages';
 
-export const SIGN_IN_PATH = '/api/v2/login';
 export const REFRESH_PATH = '/api/v2/access-token';
 
 /**
@@ -53,102 +52,6 @@ export const REFRESH_PATH = '/api/v2/access-token';
  * renew again.
  */
 export const SHARED_FOR_MS = 10_000;
-
-type Answer = Record<string, unknown>;
-
-function parsed(answer: unknown): Answer | undefined {
-	let value = answer;
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value) as unknown;
-		} catch {
-			return undefined;
-		}
-	}
-	return value !== null && typeof value === 'object' && !Array.isArray(value)
-		? (value as Answer)
-		: undefined;
-}
-
-function secretsIn(credentials: ICredentialDataDecryptedObject): string[] {
-	return [
-		'password',
-		'refreshToken',
-		'accessToken',
-		SESSION.token,
-		SESSION.refreshToken,
-		SESSION.key,
-	]
-		.map((key) => text(credentials, key))
-		.filter((value) => value !== '' && value !== PASTED_MARK);
-}
-
-async function signIn(
-	helper: HttpHelper,
-	credentials: ICredentialDataDecryptedObject,
-	baseUrl: string,
-	session: IDataObject,
-): Promise<IDataObject> {
-	const username = text(credentials, 'username').trim();
-	const password = text(credentials, 'password');
-	if (username === '' || password === '') {
-		const missing =
-			username === '' && password === ''
-				? 'Username and Password are'
-				: username === ''
-					? 'Username is'
-					: 'Password is';
-		throw new RenewalFailed(
-			'sign-in',
-			`${SIGN_IN_STEP} failed: ${missing} empty in ${CREDENTIAL}, and Sign-in Method is Username and Password. Fill in the username and password you use for the cabinet, or choose Access Token and paste a token. ${NOT_PERFORMED}`,
-		);
-	}
-	const fingerprint = refusalKey(credentials);
-	const refused = refusalInForce(fingerprint);
-	if (refused) throw new RenewalFailed('sign-in', refusedSignIn(refused, true));
-	const url = `${baseUrl}${SIGN_IN_PATH}`;
-	const secrets = secretsIn(credentials);
-	// The real service takes a form body, not JSON (the JSON {login, password} form was removed).
-	const result = await sendRenewal(
-		helper,
-		{
-			method: 'POST',
-			url,
-			headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-			body: `username=${encodeURIComponent(username)}&password=${encodeURIComponent(password)}`,
-			json: true,
-		},
-		renewalPace(credentials, SIGN_IN_PATH),
-	);
-	if ('failure' in result) {
-		const failure = result.failure;
-		if (failure.status === 401 || failure.status === 403) {
-			const refusal = rememberRefusal(fingerprint, said(failure, secrets));
-			throw new RenewalFailed('sign-in', refusedSignIn(refusal, false));
-		}
-		const address = addressTrouble(SIGN_IN_STEP, url, failure, secrets, result.attempts);
-		throw new RenewalFailed(
-			'sign-in',
-			`${address ?? `${SIGN_IN_STEP} failed: the API refused the sign-in${said(failure, secrets)}. Check Username, Password and Base URL in ${CREDENTIAL}.`} ${NOT_PERFORMED}`,
-		);
-	}
-	const body = parsed(result.answer);
-	const access = body?.access_token;
-	const refresh = body?.refresh_token;
-	if (typeof access !== 'string' || access === '') {
-		throw new RenewalFailed(
-			'sign-in',
-			`${SIGN_IN_STEP} failed: ${url} answered without an access token, so it is probably not the Ad Cabinet API. Check Base URL in ${CREDENTIAL} (https://client.adstat.pro for the real service). ${NOT_PERFORMED}`,
-		);
-	}
-	forgetRefusal(fingerprint);
-	rememberObtained(access, refresh);
-	return {
-		...session,
-		[SESSION.token]: access,
-		[SESSION.refreshToken]: typeof refresh === 'string' ? refresh : '',
-	};
-}
 
 type RefreshOutcome =
 	{ token: string } | { refused: Failure } | { failed: Failure; attempts: number };

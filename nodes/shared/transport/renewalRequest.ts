@@ -125,3 +125,20 @@ export async function sendRenewal(
 		if (wait > 0) await sleep(wait);
 	}
 }
+
+type Answer = Record<string, unknown>;
+
+/** A renewal request's answer as an object (text is parsed first), or undefined for anything else. */
+export function parsed(answer: unknown): Answer | undefined {
+	let value = answer;
+	if (typeof value === 'string') {
+		try {
+			value = JSON.parse(value) as unknown;
+		} catch {
+			return undefined;
+		}
+	}
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as Answer)
+		: undefined;
+}

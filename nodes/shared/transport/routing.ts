@@ -9,33 +9,16 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
 import { guardItem } from '../perItem';
-import { pagingStoppedEarly } from '../returnAll';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
 import { InvalidJsonResponse, type Failure } from './failure';
+import { noteListCount, pageThrough, type OffsetPages } from './offsetPages';
 import { pacingFor } from './pacing';
 import { authMethodOf } from './session';
 import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
-
-/**
- * The `count` of the last list page each item of a running node received. A list's postReceive
- * reads the whole answer, but the pager sees only the items made of it; the count is handed over
- * here, by execution, node and item.
- */
-const listCounts = new Map<string, number>();
-
-function countKey(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, itemIndex: number): string {
-	let execution = '';
-	try {
-		execution = ctx.getExecutionId() ?? '';
-	} catch {
-		// A context without an execution (a test's stand-in) shares the empty key.
-	}
-	return `${execution}\u0000${ctx.getNode().name}\u0000${itemIndex}`;
-}
 
 export interface RoutedOperation {
 	/** Defaults to true for GET. */
@@ -51,7 +34,7 @@ export interface RoutedOperation {
 		names: PlatformNames,
 	) => void | Promise<void>;
 	/** Offset pages (`offset` and `limit` query parameters): honours the operation's Return All / Limit parameters. */
-	offsetPages?: { pageSize: number; offsetParameter: string; limitParameter: string };
+	offsetPages?: OffsetPages;
 	hint?: (this: IExecuteSingleFunctions, failure: Failure, names: PlatformNames) => string | undefined;
 	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
 	onEmptyAnswer?: (this: IExecuteSingleFunctions, sent: IDataObject) => IDataObject;
@@ -66,63 +49,6 @@ export function requireJsonBody(response: IN8nHttpFullResponse): void {
 
 function itemsAreObjects(items: INodeExecutionData[]): boolean {
 	return items.every((item) => item.json !== null && typeof item.json === 'object');
-}
-
-/** The id of a listed record, when it has one. */
-function idOf(item: INodeExecutionData): string | undefined {
-	const id = (item.json as IDataObject).id;
-	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
-
-async function pageThrough(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	send: (options: RequestOptions) => Promise<INodeExecutionData[]>,
-	pages: NonNullable<RoutedOperation['offsetPages']>,
-): Promise<INodeExecutionData[]> {
-	const returnAll = ctx.getNodeParameter('returnAll', false) as boolean;
-	const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 50) as number);
-	const results: INodeExecutionData[] = [];
-	const seen = new Set<string>();
-	const qs = (requestData.options.qs ?? {}) as IDataObject;
-	let offset = Number(qs[pages.offsetParameter] ?? 0);
-	const itemIndex = ctx.getItemIndex();
-	const key = countKey(ctx, itemIndex);
-	for (;;) {
-		const size = Math.min(pages.pageSize, limit - results.length);
-		listCounts.delete(key);
-		const page = await send({
-			...requestData.options,
-			qs: { ...qs, [pages.offsetParameter]: offset, [pages.limitParameter]: size },
-		});
-		const count = listCounts.get(key);
-		listCounts.delete(key);
-		// A server that ignores the offset answers the same records again: a page that brings no
-		// record not already listed ends the paging instead of looping for ever.
-		let fresh = 0;
-		for (const item of page) {
-			const id = idOf(item);
-			if (id !== undefined) {
-				if (seen.has(id)) continue;
-				seen.add(id);
-			}
-			fresh++;
-			if (results.length < limit) results.push(item);
-		}
-		offset += page.length;
-		if (results.length >= limit) return results;
-		if (page.length < size || fresh === 0) {
-			if (count !== undefined && seen.size < count && (fresh === 0 || offset < count)) {
-				throw pagingStoppedEarly(ctx.getNode(), {
-					path: String(requestData.options.url ?? ''),
-					listed: results.length,
-					count,
-					itemIndex,
-				});
-			}
-			return results;
-		}
-	}
 }
 
 /**
@@ -200,9 +126,7 @@ export function listToItems(keys: string[] = [], scalarKey = 'value') {
 		}
 		const count = (body as IDataObject | null)?.count;
 		if (typeof count === 'number' && Number.isFinite(count) && !Array.isArray(body)) {
-			// Bounded: lists read without the pager leave their count behind.
-			if (listCounts.size >= 1_000) listCounts.delete(listCounts.keys().next().value as string);
-			listCounts.set(countKey(this, this.getItemIndex()), count);
+			noteListCount(this, this.getItemIndex(), count);
 		}
 		return list.map((entry: unknown) => ({
 			json:

@@ -140,3 +140,17 @@ export function bearerTokenOf(credentials: ICredentialDataDecryptedObject): stri
 	if (!ownsSession(credentials)) return '';
 	return text(credentials, SESSION.token);
 }
+
+/** The secrets a credential holds, to be masked wherever an answer of the API is quoted. */
+export function secretsIn(credentials: ICredentialDataDecryptedObject): string[] {
+	return [
+		'password',
+		'refreshToken',
+		'accessToken',
+		SESSION.token,
+		SESSION.refreshToken,
+		SESSION.key,
+	]
+		.map((key) => text(credentials, key))
+		.filter((value) => value !== '' && value !== PASTED_MARK);
+}

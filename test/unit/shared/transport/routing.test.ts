@@ -2,9 +2,7 @@ import {
 	NodeApiError,
 	NodeOperationError,
 	sleep,
-	type DeclarativeRestApiSettings,
 	type IDataObject,
-	type IExecutePaginationFunctions,
 	type IExecuteSingleFunctions,
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
@@ -15,11 +13,17 @@ import {
 	recordToItem,
 	requireJsonBody,
 	routed,
-	type RoutedOperation,
 } from '../../../../nodes/shared/transport/routing';
 import { PLATFORM_NAMES } from '../../../../nodes/shared/platform';
 import { invalidInput } from '../../../../nodes/shared/validation';
-import { NODE, TOKEN, credentials, httpError } from '../../../support/fakeContext';
+import { TOKEN, httpError } from '../../../support/fakeContext';
+import {
+	items,
+	requestData,
+	routingContext,
+	run,
+	type RequestOptions,
+} from '../../../support/routingContext';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -29,87 +33,6 @@ const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 
 beforeEach(() => sleepMock.mockClear());
 
-type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
-type Answer = (
-	options: RequestOptions,
-	call: number,
-) => INodeExecutionData[] | Promise<INodeExecutionData[]>;
-
-interface Routed {
-	ctx: IExecutePaginationFunctions;
-	makeRoutingRequest: jest.Mock;
-	/** The request options of each routing request, in order. */
-	sent: () => RequestOptions[];
-}
-
-function routingContext(
-	answer: Answer,
-	options: {
-		parameters?: IDataObject;
-		continueOnFail?: boolean;
-		itemIndex?: number;
-		baseUrl?: string;
-		/** Other fields of the credential (its platform). */
-		credential?: IDataObject;
-	} = {},
-): Routed {
-	let calls = 0;
-	const makeRoutingRequest = jest.fn(
-		async (requestData: DeclarativeRestApiSettings.ResultOptions) => {
-			calls++;
-			return await answer(requestData.options, calls);
-		},
-	);
-	const parameters = options.parameters ?? {};
-	const ctx = {
-		getItemIndex: () => options.itemIndex ?? 0,
-		getNode: () => NODE,
-		continueOnFail: () => options.continueOnFail ?? false,
-		getCredentials: async () =>
-			credentials({
-				...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-				...options.credential,
-			}),
-		getNodeParameter: (name: string, fallback: unknown) =>
-			name in parameters ? parameters[name] : fallback,
-		makeRoutingRequest,
-	} as unknown as IExecutePaginationFunctions;
-	return {
-		ctx,
-		makeRoutingRequest,
-		sent: () =>
-			makeRoutingRequest.mock.calls.map(
-				(call) => (call[0] as DeclarativeRestApiSettings.ResultOptions).options,
-			),
-	};
-}
-
-function requestData(options: Partial<RequestOptions>): DeclarativeRestApiSettings.ResultOptions {
-	return {
-		options: {
-			baseURL: 'https://api.example.test',
-			url: '/api/x',
-			method: 'GET',
-			...options,
-		} as RequestOptions,
-		paginate: true,
-		maxResults: 0,
-	} as unknown as DeclarativeRestApiSettings.ResultOptions;
-}
-
-async function run(
-	operation: RoutedOperation,
-	routing: Routed,
-	data = requestData({}),
-): Promise<INodeExecutionData[]> {
-	const pagination = routed(operation).operations?.pagination as (
-		this: IExecutePaginationFunctions,
-		data: DeclarativeRestApiSettings.ResultOptions,
-	) => Promise<INodeExecutionData[]>;
-	return await pagination.call(routing.ctx, data);
-}
-
-const items = (...ids: number[]) => ids.map((id) => ({ json: { id } }));
 
 describe('routed: every declarative operation through send', () => {
 	test("opts into RoutingNode's pagination hook, so every request comes through it", () => {
@@ -281,87 +204,6 @@ describe('routed: every declarative operation through send', () => {
 	});
 });
 
-describe('routed: offset pages', () => {
-	const pages = { pageSize: 50, offsetParameter: 'offset', limitParameter: 'limit' };
-	/** An API with `total` records that answers offset/limit pages. */
-	const api =
-		(total: number): Answer =>
-		(options) => {
-			const qs = options.qs as { offset: number; limit: number };
-			const end = Math.min(total, qs.offset + qs.limit);
-			return items(
-				...Array.from({ length: Math.max(0, end - qs.offset) }, (_, i) => qs.offset + i),
-			);
-		};
-
-	test('Limit asks only for the rows wanted, the last page smaller', async () => {
-		const routing = routingContext(api(1000), { parameters: { returnAll: false, limit: 120 } });
-		const out = await run(
-			{ offsetPages: pages },
-			routing,
-			requestData({ qs: { status: 'active' } }),
-		);
-		expect(out.map((item) => item.json.id)).toEqual(Array.from({ length: 120 }, (_, i) => i));
-		expect(routing.sent().map((options) => options.qs)).toEqual([
-			{ status: 'active', offset: 0, limit: 50 },
-			{ status: 'active', offset: 50, limit: 50 },
-			{ status: 'active', offset: 100, limit: 20 },
-		]);
-	});
-
-	test('Return All pages until a short page, starting at the offset given', async () => {
-		const routing = routingContext(api(130), { parameters: { returnAll: true } });
-		const out = await run({ offsetPages: pages }, routing, requestData({ qs: { offset: 20 } }));
-		expect(out).toHaveLength(110);
-		expect(routing.sent().map((options) => (options.qs as IDataObject).offset)).toEqual([
-			20, 70, 120,
-		]);
-	});
-
-	/** An API that ignores the offset: the same first page every time, with `count` if given. */
-	const ignoringOffset =
-		(count?: number): Answer =>
-		async (options) => {
-			const qs = options.qs as { limit: number };
-			const body = {
-				data: Array.from({ length: qs.limit }, (_, i) => ({ id: i })),
-				...(count === undefined ? {} : { count }),
-			};
-			// The answer as n8n's RoutingNode hands it to the operation's postReceive.
-			const single = { getNode: () => NODE, getItemIndex: () => 0 } as unknown as IExecuteSingleFunctions;
-			return await listToItems(['data']).call(single, [], {
-				body,
-				statusCode: 200,
-				headers: {},
-			} as IN8nHttpFullResponse);
-		};
-
-	test("paging that stops early while the API's count says more exist fails with both numbers and what to try", async () => {
-		const routing = routingContext(ignoringOffset(5000), { parameters: { returnAll: true } });
-		const error = (await run({ offsetPages: pages }, routing).catch((e: unknown) => e)) as Error;
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toMatch(
-			/^Paging \/api\/x stopped after 50 distinct records, but the API's count says 5000 exist: .*Add a filter so that fewer records match.*or turn off Return All and set Limit to at most 50\. It only reads data, so running it again is safe\.$/,
-		);
-		expect(routing.makeRoutingRequest).toHaveBeenCalledTimes(2);
-	});
-
-	test('without a count, the same records again end the paging with the distinct ones read', async () => {
-		const routing = routingContext(ignoringOffset(), { parameters: { returnAll: true } });
-		await expect(run({ offsetPages: pages }, routing)).resolves.toHaveLength(50);
-	});
-
-	test('a count that the records read reach ends the paging without an error', async () => {
-		const routing = routingContext(ignoringOffset(50), { parameters: { returnAll: true } });
-		await expect(run({ offsetPages: pages }, routing)).resolves.toHaveLength(50);
-	});
-
-	test('an exact multiple of the page size ends on the empty page after it', async () => {
-		const routing = routingContext(api(100), { parameters: { returnAll: true } });
-		await expect(run({ offsetPages: pages }, routing)).resolves.toHaveLength(100);
-		expect(routing.makeRoutingRequest).toHaveBeenCalledTimes(3);
-	});
-});
 
 describe('postReceive steps', () => {
 	const fx = {} as IExecuteSingleFunctions;

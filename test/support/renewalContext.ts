@@ -1,0 +1,52 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import { RenewalFailed, SESSION, sessionOwner } from '../../nodes/shared/transport/renewal';
+
+/** Credentials and a stand-in request helper for the session renewal (preAuthentication) tests. */
+export const BASE = 'https://client.example.test';
+export const PASSWORD = 'pa55-word-secret';
+export const PASTED_REFRESH = 'pasted-refresh-token-77aa';
+
+export type Answer = (options: IHttpRequestOptions) => unknown;
+
+/** preAuthentication's `this` as n8n 2.x gives it: a plain httpRequest and nothing else. */
+export function helper(answer: Answer) {
+	const httpRequest = jest.fn(async (options: IHttpRequestOptions) => await answer(options));
+	return { self: { helpers: { httpRequest } }, httpRequest };
+}
+
+export function passwordCredential(
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
+	return {
+		authMethod: 'password',
+		username: 'ops@example.test',
+		password: PASSWORD,
+		baseUrl: `${BASE}/`,
+		[SESSION.token]: '',
+		...overrides,
+	};
+}
+
+/** The credential after a successful sign-in, as n8n stores it. */
+export function signedIn(credentials: ICredentialDataDecryptedObject, refresh = 'kept-refresh-1') {
+	return {
+		...credentials,
+		[SESSION.token]: 'old-access',
+		[SESSION.refreshToken]: refresh,
+		[SESSION.owner]: sessionOwner(credentials, 'session-key-1'),
+		[SESSION.key]: 'session-key-1',
+	};
+}
+
+export const login = (options: IHttpRequestOptions) => options.url.endsWith('/api/v2/login');
+export const refresh = (options: IHttpRequestOptions) =>
+	options.url.endsWith('/api/v2/access-token');
+
+export async function failureOf(promise: Promise<unknown>): Promise<RenewalFailed> {
+	const error = await promise.then(
+		() => undefined,
+		(e: unknown) => e,
+	);
+	expect(error).toBeInstanceOf(RenewalFailed);
+	return error as RenewalFailed;
+}
