@@ -5,6 +5,9 @@ import type { PackageJson } from '../lib/installPackage';
 import { consoleProblems, loadedNodeCount, networkAttempts, packageProblems } from '../lib/logs';
 import type { N8nSession } from '../lib/session';
 
+/** The credential Test's refusal of the wrong pasted token that the stage sends on purpose. */
+const PROVOKED = /The Ad Cabinet API refused the pasted access token \(401\)/;
+
 export async function checkLogs(
 	checks: Checks,
 	session: N8nSession,
@@ -30,9 +33,11 @@ export async function checkLogs(
 	);
 	await checks.check(`no warning or error about ${pkg.name} in any n8n log`, () => {
 		const problems = logs.flatMap(({ log, entries }) =>
-			[...packageProblems(entries, pkg.name), ...consoleProblems(log.consoleFile, pkg.name)].map(
-				(problem) => `${log.label}: ${problem}`,
-			),
+			[...packageProblems(entries, pkg.name), ...consoleProblems(log.consoleFile, pkg.name)]
+				// The stage tests a credential with a wrong pasted token on purpose, and n8n logs that
+				// Test's failure; any other line about the package is a problem.
+				.filter((problem) => !PROVOKED.test(problem))
+				.map((problem) => `${log.label}: ${problem}`),
 		);
 		assert.deepEqual(problems, []);
 	});

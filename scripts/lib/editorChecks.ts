@@ -20,9 +20,10 @@ interface CredentialTestResult {
 async function testCredential(
 	rest: N8nRest,
 	data: Record<string, string | number>,
+	id = SANDBOX_CREDENTIAL.id,
 ): Promise<CredentialTestResult> {
 	return await rest.request<CredentialTestResult>('POST', '/rest/credentials/test', {
-		credentials: { ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data },
+		credentials: { ...SANDBOX_CREDENTIAL, id, type: CREDENTIAL_TYPE, data },
 	});
 }
 
@@ -58,15 +59,22 @@ export async function checkEditor(
 		},
 	);
 	await checks.check('a wrong token fails the credential test with a clear message', async () => {
-		const result = await testCredential(rest, {
-			...credentialsFor(sandbox),
-			accessToken: 'not-the-token',
+		// Saved first, as the editor saves a credential before it tests it. n8n 1.x writes what a
+		// Test obtained into the saved credential of the same id, so testing other data under the
+		// sandbox credential's id would overwrite that credential.
+		const data = { ...credentialsFor(sandbox), accessToken: 'not-the-token' };
+		const saved = await rest.request<{ id: string }>('POST', '/rest/credentials', {
+			name: 'Ad Cabinet wrong token',
+			type: CREDENTIAL_TYPE,
+			data,
 		});
+		const result = await testCredential(rest, data, saved.id);
 		assert.equal(result.status, 'Error');
-		// n8n 1.x answers a 401 with its own generic message before the credential's rules apply.
+		// A pasted token is never sent twice: after the 401 the credential refuses it with its own
+		// words. n8n 1.x may answer the 401 with its own generic message first.
 		const message = n8nVersion.startsWith('1.')
-			? /invalid or expired|Authorization failed - please check your credentials/
-			: /invalid or expired/;
+			? /refused the pasted access token \(401\)|invalid or expired|Authorization failed - please check your credentials/
+			: /^The Ad Cabinet API refused the pasted access token \(401\)/;
 		assert.match(result.message, message);
 		assert.doesNotMatch(
 			result.message,
