@@ -93,6 +93,11 @@ export async function activateWorkflow(rest: N8nRest, id: string): Promise<void>
 	await rest.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
 }
 
+/** Unpublishes a workflow over REST, as the editor's Deactivate does: its triggers stop starting runs. */
+export async function deactivateWorkflow(rest: N8nRest, id: string): Promise<void> {
+	await rest.request('POST', `/rest/workflows/${id}/deactivate`, {});
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for the runs a schedule or a trigger starts: trigger-mode executions from `readyAt` on. */

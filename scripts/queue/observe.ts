@@ -92,7 +92,8 @@ export async function observe(
 	const pollCount = () =>
 		triggers.map((t) => pollsOf(sandbox.requests, TRIGGER_UNIT, t.currency).length).join();
 	const read = async (workflowId: string): Promise<Execution[]> => {
-		const deadline = Date.now() + 60_000;
+		// A paced run that met an expired token can take half a minute on a loaded machine.
+		const deadline = Date.now() + 120_000;
 		let list = await listExecutions(rest, workflowId);
 		while (list.some((e) => UNFINISHED.has(e.status)) && Date.now() < deadline) {
 			await sleep(1_000);

@@ -36,6 +36,8 @@ import { tail } from '../lib/processes';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import type { Example } from '../lib/workflows';
+import { SHARED_FOR_MS } from '../../nodes/shared/transport/renewal';
+import { deactivateWorkflow } from '../lib/executions';
 import { checkScheduled, checkTrigger, checkWhereTheyRan, type Observed } from './checks';
 import { observe, waitForPolls } from './observe';
 import { startRedis, type Redis } from '../lib/redis';
@@ -147,6 +149,10 @@ async function main(): Promise<number> {
 				`${waited.polls.join(' and ')} polls in ${seconds(MAX_WAIT_MS)}`,
 			);
 		}
+		// No new run may start while the stage reads and then stops n8n: a run cut off by the stop
+		// would count as failed. The schedule starts one every few seconds, so it is switched off
+		// first, with the triggers, and the runs under way are left to finish (observe waits).
+		for (const flow of flows) await deactivateWorkflow(server.rest, flow.id);
 		observed = await observe(runtime, server.rest, sandbox, triggers, scheduledFlow.id);
 		// Bull's job counter (prefix "bull", queue "jobs" in n8n 2.41): every execution went through Redis.
 		const jobsQueued = Number(redis.command('get', 'bull:jobs:id'));
@@ -160,8 +166,12 @@ async function main(): Promise<number> {
 		const renewals = log.filter(
 			(r) => r.path === '/api/v2/access-token' || r.path === '/api/v2/login',
 		);
+		// A request that read the token just before another request renewed it meets a 401 too,
+		// and takes that renewal instead of renewing again, if it settled at most SHARED_FOR_MS ago.
+		const renewedFor = (r: (typeof log)[number], x: (typeof log)[number]) =>
+			x.seq > r.seq || (x.receivedAt ?? 0) >= (r.receivedAt ?? 0) - SHARED_FOR_MS;
 		const renewedAfter = (r: (typeof log)[number]) =>
-			log.some((x) => x.seq > r.seq && renewals.includes(x) && x.status === 200) &&
+			log.some((x) => renewals.includes(x) && x.status === 200 && renewedFor(r, x)) &&
 			log.some((x) => x.seq > r.seq && x.path === r.path && x.status === 200);
 		const expired = failedRequests(log).filter((r) => r.status === 401 && renewedAfter(r));
 		console.log(
