@@ -2,11 +2,11 @@
  * One simulated clock for n8n main, its workers and the sandbox.
  *
  * n8n runs under libfaketime (Debian's `faketime` package): LD_PRELOAD of libfaketime, with
- * FAKETIME_TIMESTAMP_FILE holding "+N" (seconds ahead of the wall clock), read again at most once a
- * second (FAKETIME_CACHE_DURATION=1; with FAKETIME_NO_CACHE=1 every clock read opens the file: 6 µs
- * a read instead of under 1 µs, and n8n reads the clock very often). Every clock of the process follows it,
- * wall and monotonic, the timers included: rewriting the file jumps every n8n process within a
- * second, and a timer whose time a jump passes fires on the next tick. The sandbox runs in this process: its two clocks (the statistics clock and the
+ * FAKETIME_TIMESTAMP_FILE holding "+N" (seconds ahead of the wall clock) and FAKETIME_NO_CACHE=1:
+ * every clock read of the process (wall and monotonic, the timers included) reads the file again,
+ * so rewriting it jumps every n8n process at once, and a timer whose time a jump passes fires on
+ * the next tick. (With a cache, FAKETIME_CACHE_DURATION=1, a process may see a jump up to 2 s after
+ * another: a worker then started a run an hour behind main and ended it past its deadline.) The sandbox runs in this process: its two clocks (the statistics clock and the
  * service time that tokens and the rate limit follow) are moved by the same amount in the same
  * step, so that all three see the wall clock plus one offset. Redis and PostgreSQL keep real time:
  * their timeouts (Bull's lock expiry, connection timeouts) then never see a jump.
@@ -46,7 +46,7 @@ export class SimClock {
 		return {
 			LD_PRELOAD: LIBFAKETIME,
 			FAKETIME_TIMESTAMP_FILE: this.file,
-			FAKETIME_CACHE_DURATION: '1',
+			FAKETIME_NO_CACHE: '1',
 		};
 	}
 

@@ -18,6 +18,7 @@ import {
 import { n8nRss, type MemoryReading } from './report';
 import { startWorker, type Month } from './setup';
 import { SANDBOX_CREDENTIAL } from '../lib/workflows';
+import { MINUTE } from './workflows';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const AD_LIST = '/api/v2/advertisement';
@@ -95,7 +96,8 @@ export async function injectFault(
 	before = 0,
 	requestsBefore = 0,
 ): Promise<FaultRecord> {
-	const at = m.clock.now();
+	// A fault set up before the hour's jump meets the runs at minute 5; the others land now.
+	const at = fault.when === 'before' ? hourStart + MINUTE * 60_000 : m.clock.now();
 	let detail: string;
 	switch (fault.kind) {
 		case 'workerKilled':

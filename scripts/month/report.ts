@@ -13,14 +13,17 @@ export const REFRESH_PATH = '/api/v2/access-token';
 
 type Row = Record<string, unknown>;
 
-const dayOf = (value: unknown) => new Date(Date.parse(String(value))).toISOString().slice(0, 10);
-const hourOf = (value: unknown) => new Date(Date.parse(String(value))).toISOString().slice(0, 13);
+const msOf = (value: unknown) => (typeof value === 'number' ? value : Date.parse(String(value)));
+const dayOf = (value: unknown) => new Date(msOf(value)).toISOString().slice(0, 10);
+const hourOf = (value: unknown) => new Date(msOf(value)).toISOString().slice(0, 13);
 const figuresOf = (row: Row) => FIGURES.map((f) => Number(row[f]).toFixed(2)).join('|');
 
 export interface StoreFigures {
 	rows: number;
 	expected: number;
 	missing: number;
+	/** Missing rows of the hours a fault lost (their poll's execution ended by the fault). */
+	missingInFaults: number;
 	mismatches: number;
 	duplicates: number;
 	/** Up to 5 identities whose figures differ, for the notes. */
@@ -31,6 +34,7 @@ export interface StoreFigures {
 export function compareStore(
 	truth: Map<string, string>,
 	held: Array<{ identity: string; figures: string }>,
+	lostToFault: (identity: string) => boolean = () => false,
 ): StoreFigures {
 	const seen = new Map<string, number>();
 	for (const row of held) seen.set(row.identity, (seen.get(row.identity) ?? 0) + 1);
@@ -42,6 +46,9 @@ export function compareStore(
 		rows: held.length,
 		expected: truth.size,
 		missing: [...truth.keys()].filter((identity) => !seen.has(identity)).length,
+		missingInFaults: [...truth.keys()].filter(
+			(identity) => !seen.has(identity) && lostToFault(identity),
+		).length,
 		mismatches: different.length + unexpected.length,
 		duplicates: [...seen.values()].reduce((n, count) => n + count - 1, 0),
 		examples: [...different, ...unexpected].slice(0, 5).map((row) => row.identity),
@@ -87,6 +94,9 @@ export function truthByCampaignHour(
 	return out;
 }
 
+/** The hour (ms) of an identity `YYYY-MM-DDTHH/<id>`. */
+export const hourMsOf = (identity: string) => Date.parse(`${identity.split('/')[0]}:00:00Z`);
+
 export const heldByAdDay = (rows: Row[]) =>
 	rows.map((row) => ({
 		identity: `${dayOf(row.period_date)}/${String(row.ad_id)}`,
@@ -100,7 +110,11 @@ export const heldByCampaignHour = (rows: Row[]) =>
 	}));
 
 /** The trigger's emissions (every one, from the sink) against the completed hours of the API. */
-export function triggerFigures(truth: Map<string, string>, emitted: Received[]) {
+export function triggerFigures(
+	truth: Map<string, string>,
+	emitted: Received[],
+	lostToFault: (identity: string) => boolean,
+) {
 	const first = new Map<string, number>();
 	let restated = 0;
 	for (const { body } of emitted) {
@@ -116,9 +130,10 @@ export function triggerFigures(truth: Map<string, string>, emitted: Received[]) 
 		expected: truth.size,
 		emitted: [...first.values()].reduce((n, c) => n + c, 0),
 		missing: missing.length,
+		missingInFaults: missing.filter(lostToFault).length,
 		duplicates: [...first.values()].reduce((n, c) => n + Math.max(0, c - 1), 0),
 		restated,
-		missingExamples: missing.slice(0, 5),
+		missingExamples: missing.filter((identity) => !lostToFault(identity)).slice(0, 5),
 	};
 }
 

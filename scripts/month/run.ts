@@ -11,7 +11,8 @@
  *
  * Flags: --days N (1-31; default 31; a shorter month keeps every fault, the refresh token then
  * living N-1 days), --report=<file> (default <tmp>/ad-cabinet-month-report.json), --keep,
- * --verbose (a line per simulated hour).
+ * --verbose (a line per simulated hour), --budget-minutes=M (stop the month after M real minutes
+ * and report the hours reached).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,8 @@ const daysArg = flag('days') ?? (args.includes('--days') ? args[args.indexOf('--
 const DAYS = Number(daysArg);
 const REPORT_FILE = flag('report') ?? join(tmpdir(), 'ad-cabinet-month-report.json');
 const STEP_TIMEOUT_MS = 120_000;
+/** Stop stepping after this many real minutes (0: never), and report the hours reached. */
+const BUDGET_MS = Number(flag('budget-minutes') ?? 0) * 60_000;
 
 async function main(): Promise<number> {
 	const started = Date.now();
@@ -67,7 +70,15 @@ async function main(): Promise<number> {
 		const steps = { count: 0, timedOut: [] as string[], nudges: 0, realMs: 0 };
 
 		console.log(`\n▶ ${DAYS * 24} hourly steps`);
+		let hours = 0;
 		for (let hour = 0; hour < DAYS * 24; hour++) {
+			if (BUDGET_MS && Date.now() - started > BUDGET_MS) {
+				console.log(
+					`  the real-time budget of ${seconds(BUDGET_MS)} ran out after ${hour} simulated hours`,
+				);
+				break;
+			}
+			hours = hour + 1;
 			const hourStart = startMs + hour * HOUR;
 			const due = [m.flows.sync.id];
 			if (hour % 24 === BALANCE_HOUR) due.push(m.flows.balance.id);
@@ -130,6 +141,7 @@ async function main(): Promise<number> {
 		report = await buildReport({
 			month: m,
 			days: DAYS,
+			hours,
 			startMs,
 			started,
 			executions,

@@ -265,7 +265,7 @@ export function adsFlow(campaignNames: string[], sink: string): Example {
 				{ credentials },
 			),
 			node('Count', 'n8n-nodes-base.summarize', 1.1, {
-				fieldsToSummarize: { values: [{ aggregation: 'count', field: 'ad_id' }] },
+				fieldsToSummarize: { values: [{ aggregation: 'count', field: 'id' }] },
 				options: {},
 			}),
 			post('Report the count', `${sink}/ads`),
