@@ -228,6 +228,13 @@ function mediaTypeOf(header: string | undefined): string {
  * Why a request that got no HTTP answer failed. Every failure to connect reads alike (refused,
  * reset, timed out, not HTTP), so the words do not tell a closed port from an open one.
  */
+/** "0 bytes", "512 bytes", "1.5 MB" of the file. */
+function arrivedText(bytes: number): string {
+	if (bytes < 1024) return `${bytes} byte${bytes === 1 ? '' : 's'}`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 function unreachable(error: unknown): string {
 	const failure = readFailure(error);
 	if (failure.status !== undefined) return `the server answered ${failure.status}`;
@@ -283,10 +290,20 @@ export async function downloadFile(
 	const given = url.href;
 	const refuse = (rule: string) =>
 		invalidInput(node, FILE_URL_LABEL, rule, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
+	// One deadline for the whole download, redirects, headers and body together: a server that
+	// drips its answer a byte at a time would otherwise hold the run for as long as it likes.
+	const timeoutMs = options.connection.timeout ?? DEFAULT_TIMEOUT_MS;
+	const deadline = AbortSignal.timeout(timeoutMs);
+	let arrived = 0;
+	const timedOut = () =>
+		refuse(
+			`the download timed out: it did not finish within ${timeoutMs / 1000} s (the Timeout under Request Options, for the headers and the whole file together), after ${arrivedText(arrived)} had arrived; raise Timeout or use a server that serves the file faster`,
+		);
 	let response: Answer;
 	for (let redirects = 0; ; redirects++) {
 		const problem = await addressProblem(ctx, url, options.allowPrivateNetwork, redirects > 0);
 		if (problem) throw refuse(problem);
+		if (deadline.aborted) throw timedOut();
 		try {
 			response = (await ctx.helpers.httpRequest({
 				method: 'GET',
@@ -297,8 +314,10 @@ export async function downloadFile(
 				disableFollowRedirect: true,
 				ignoreHttpStatusErrors: true,
 				...options.connection,
+				abortSignal: deadline,
 			})) as Answer;
 		} catch (error) {
+			if (deadline.aborted) throw timedOut();
 			if (blockedBy(error)) throw refuse(POLICY);
 			throw refuse(
 				`downloading the file failed: ${unreachable(error)}; use a URL that serves the file itself`,
@@ -352,15 +371,40 @@ export async function downloadFile(
 	}
 	const chunks: Buffer[] = [];
 	let size = 0;
-	for await (const chunk of body) {
-		size += chunk.length;
-		if (size > maxBytes) {
-			stop();
-			throw refuse(
-				`the file is more than the ${megabytes(maxBytes)} allowed by Max File Size (stopped reading it there); raise Max File Size or use a smaller file`,
-			);
+	// The body is cut off at the deadline; reading it then fails and is reported as the deadline.
+	deadline.addEventListener('abort', stop, { once: true });
+	let tooLarge = false;
+	let broken = false;
+	try {
+		for await (const chunk of body) {
+			if (deadline.aborted) break;
+			size += chunk.length;
+			arrived = size;
+			if (size > maxBytes) {
+				tooLarge = true;
+				break;
+			}
+			chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
 		}
-		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+	} catch {
+		broken = true;
+	} finally {
+		deadline.removeEventListener('abort', stop);
+	}
+	if (tooLarge) {
+		stop();
+		throw refuse(
+			`the file is more than the ${megabytes(maxBytes)} allowed by Max File Size (stopped reading it there); raise Max File Size or use a smaller file`,
+		);
+	}
+	if (deadline.aborted) {
+		stop();
+		throw timedOut();
+	}
+	if (broken) {
+		throw refuse(
+			`downloading the file failed: the connection broke after ${arrivedText(arrived)} of the file had arrived; try again, or use a URL that serves the file itself`,
+		);
 	}
 	if (size === 0) throw refuse('the server sent an empty file');
 	return { bytes: Buffer.concat(chunks, size), url, given, declared };

@@ -12,6 +12,7 @@ import {
 	type ConnectionOptions,
 	type RequestContext,
 } from './transport/request';
+import { pagingStoppedEarly } from './returnAll';
 import { invalidInput } from './validation';
 import { PLATFORM_LABEL, platformNames, type PlatformNames } from './platform';
 
@@ -68,6 +69,7 @@ export async function offsetPages(
 	let count = Infinity;
 	let requests = 0;
 	let ended = false;
+	const seen = new Set<string>();
 	while (out.length < request.limit && offset < count) {
 		const size = request.keep ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, request.limit - out.length);
 		const body = (await apiRequest.call(ctx, {
@@ -88,12 +90,38 @@ export async function offsetPages(
 			});
 		}
 		if (typeof body?.count === 'number') count = body.count;
+		// A server that ignores the offset answers the same records again: a page with nothing new
+		// while the count says more exist is data that cannot be read this way.
+		let fresh = 0;
+		for (const item of items) {
+			const key = JSON.stringify(item);
+			if (!seen.has(key)) {
+				seen.add(key);
+				fresh++;
+			}
+		}
+		if (fresh === 0 && items.length > 0 && Number.isFinite(count) && offset < count) {
+			throw pagingStoppedEarly(ctx.getNode(), {
+				path: request.path,
+				listed: out.length,
+				count,
+				itemIndex,
+			});
+		}
 		for (const item of items) {
 			if (out.length >= request.limit) break;
 			offset++;
 			if (!request.keep || request.keep(item)) out.push(item);
 		}
 		if (items.length === 0) {
+			if (Number.isFinite(count) && offset < count && out.length < request.limit) {
+				throw pagingStoppedEarly(ctx.getNode(), {
+					path: request.path,
+					listed: out.length,
+					count,
+					itemIndex,
+				});
+			}
 			ended = true;
 			break;
 		}

@@ -1,4 +1,5 @@
-import type { INode, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties, NodeApiError } from 'n8n-workflow';
+import { apiError } from './transport/errors';
 import { invalidInput } from './validation';
 
 export interface ReturnAllOptions {
@@ -52,4 +53,20 @@ export function readLimit(
 		throw invalidInput(node, 'Limit', 'must be a whole number of at least 1', itemIndex, limit);
 	}
 	return limit;
+}
+
+/**
+ * Offset paging stopped (a page brought nothing new, or nothing at all) while the API's own
+ * `count` says more records exist. Returning what was read as if it were the whole list would lose
+ * data without a word, so the run fails with both numbers and what to try. Without a count,
+ * stopping with the distinct records read is right, and this is not called.
+ */
+export function pagingStoppedEarly(
+	node: INode,
+	what: { path: string; listed: number; count: number; itemIndex?: number },
+): NodeApiError {
+	return apiError(node, {
+		message: `Paging ${what.path} stopped after ${what.listed} distinct records, but the API's count says ${what.count} exist: the next page brought no record not already listed (the API seems to ignore the offset), so the rest cannot be read this way and the list is not returned as if it were whole. Add a filter so that fewer records match (each answer holds at most 500), or turn off Return All and set Limit to at most ${what.listed}. It only reads data, so running it again is safe.`,
+		itemIndex: what.itemIndex,
+	});
 }

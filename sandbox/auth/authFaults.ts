@@ -66,7 +66,9 @@ export function parseAuthFaultFlag(raw: string): AuthFaultSettings {
 	const [what, count, paths] = raw.split(':');
 	const latency = /^latency=(\d+)$/.exec(what ?? '');
 	return parseAuthFault({
-		...(latency ? { latencyMs: Number(latency[1]) } : { status: what === 'reset' ? 'reset' : Number(what) }),
+		...(latency
+			? { latencyMs: Number(latency[1]) }
+			: { status: what === 'reset' ? 'reset' : Number(what) }),
 		count: Number(count ?? 1),
 		...(paths ? { paths: paths.split(',') } : {}),
 	});

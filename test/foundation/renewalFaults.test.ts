@@ -42,7 +42,9 @@ describe('sign-in and renewal under faults, through n8n-core', () => {
 		}
 		const signIns = counts().failedLogins - before.failedLogins;
 		expect(signIns).toBe(1);
-		expect(messages.every((m) => /Sign-in to the Ad Cabinet API failed: the API refused/.test(m))).toBe(true);
+		expect(
+			messages.every((m) => /Sign-in to the Ad Cabinet API failed: the API refused/.test(m)),
+		).toBe(true);
 		expect(messages.every((m) => /again at \d\d:\d\d:\d\d UTC/.test(m))).toBe(true);
 		expect(messages.every((m) => /Editing the credential tries again at once/.test(m))).toBe(true);
 		expect(messages.join('\n')).not.toContain('a-wrong-password');
@@ -56,7 +58,11 @@ describe('sign-in and renewal under faults, through n8n-core', () => {
 	test('a first sign-in that answers 502 once is retried, and the run succeeds', async () => {
 		const credentials = signInCredentialsFor(sandbox());
 		sandbox().authFaults.set({ kind: 502, latencyMs: 0, count: 1, paths: ['sign-in'] });
-		const { error, items } = await runNode({ type: 'adCabinetStats', parameters: objects, credentials });
+		const { error, items } = await runNode({
+			type: 'adCabinetStats',
+			parameters: objects,
+			credentials,
+		});
 		expect(error).toBeUndefined();
 		expect(items.length).toBeGreaterThan(0);
 		expect(sandbox().authFaults.injected['sign-in']).toBe(1);

@@ -89,8 +89,10 @@ describe('shared transport', () => {
 		expect(error).toBeDefined();
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('401');
-		expect(error?.message).toMatch(/^The Ad Cabinet API refused the access token \(401: /);
-		expect(error?.message).toContain('with Sign-in Method Access Token, paste a new token');
+		// With Access Token the refused token is not sent again: paste a new one.
+		expect(error?.message).toMatch(/^The Ad Cabinet API refused the pasted access token \(401\)/);
+		expect(error?.message).toContain('Paste a new token into Access Token');
+		expect(apiRequests(sandbox())).toHaveLength(1);
 		const everything = JSON.stringify({ message: error?.message, description: error?.description, error });
 		expect(everything).not.toContain('expired-token-zz91');
 		expect(everything).not.toContain(TOKEN);
@@ -115,7 +117,7 @@ describe('shared transport', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(items[0].json.error).toMatch(/refused the access token \(401/);
+		expect(items[0].json.error).toMatch(/refused the pasted access token \(401/);
 		expect(items[0].json.httpCode).toBe('401');
 	});
 	test('an API that cannot be reached: the message keeps the cause and says the write never arrived', async () => {

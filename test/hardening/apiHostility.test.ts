@@ -112,7 +112,7 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 		expect(endless.requests).toHaveLength(6);
 	});
 
-	test('offset paging stops when a page brings no new ads (a server that ignores offset)', async () => {
+	test("offset paging stops when a page brings no new ads (a server that ignores offset); with the API's count saying more exist, that is an error with both numbers", async () => {
 		const ads = Array.from({ length: 500 }, (_, i) => ({ id: 20_000 + i, advertisement_title: `Ad ${i}` }));
 		const ignoring = await api((_req, res) => json(res, 200, { data: ads, count: 100_000 }));
 		const { items, error } = await runNode({
@@ -120,9 +120,20 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 			parameters: { resource: 'ad', operation: 'getAll', returnAll: true, simplify: false },
 			credentials: credentialsAt(ignoring.url),
 		});
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(500);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(
+			/stopped after 500 distinct records, but the API's count says 100000 exist.*Add a filter.*set Limit to at most 500/,
+		);
 		expect(ignoring.requests).toHaveLength(2);
+		// Without a count, the distinct ads read are the list.
+		const uncounted = await api((_req, res) => json(res, 200, { data: ads }));
+		const plain = await runNode({
+			type: 'adCabinetAds',
+			parameters: { resource: 'ad', operation: 'getAll', returnAll: true, simplify: false },
+			credentials: credentialsAt(uncounted.url),
+		});
+		expect(plain.error).toBeUndefined();
+		expect(plain.items).toHaveLength(500);
 	});
 
 	test('a server that drips its answer is cut off at the Timeout, counted for the whole answer', async () => {

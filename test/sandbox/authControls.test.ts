@@ -74,7 +74,10 @@ describe('sandbox controls for sign-in and renewal under faults', () => {
 			count: 4,
 			paths: ['refresh'],
 		});
-		expect(parseAuthFaultFlag('latency=2000:3')).toMatchObject({ kind: undefined, latencyMs: 2000 });
+		expect(parseAuthFaultFlag('latency=2000:3')).toMatchObject({
+			kind: undefined,
+			latencyMs: 2000,
+		});
 	});
 
 	test('sign-in and refresh count in the rate limit when told to', async () => {

@@ -171,6 +171,7 @@ export function toNodeApiError(node: INode, failure: Failure, context: ErrorCont
 	if (failure.renewal !== undefined) {
 		return apiError(node, {
 			message: failure.renewal,
+			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 			itemIndex: context.itemIndex,
 			secrets: context.secrets,
 		});

@@ -27,12 +27,15 @@ export interface Failure {
 /** The name a renewal failure carries (renewal.ts), whatever wraps it. */
 export const RENEWAL_FAILED = 'AdCabinetRenewalFailed';
 
-/** The message of a renewal failure inside an error n8n wrapped (once or twice), if there is one. */
-export function renewalFailureIn(error: unknown): string | undefined {
+/** A renewal failure inside an error n8n wrapped (once or twice), if there is one. */
+export function renewalFailureIn(error: unknown): { message: string; step?: string } | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
 		const record = current as Record<string, unknown>;
-		if (record.name === RENEWAL_FAILED && typeof record.message === 'string') return record.message;
+		if (record.name === RENEWAL_FAILED && typeof record.message === 'string') {
+			const step = record.adCabinetRenewal;
+			return { message: record.message, step: typeof step === 'string' ? step : undefined };
+		}
 		current = record.cause;
 	}
 	return undefined;
@@ -136,7 +139,12 @@ export function readFailure(error: unknown): Failure {
 	const inner = asRecord(outer?.cause) ?? outer;
 	// The credential's sign-in or refresh failed before (or instead of) the request's repeat.
 	const renewal = renewalFailureIn(error);
-	if (renewal !== undefined) return { renewal };
+	// A refused pasted token is the API's 401; sign-in and refresh failures carry no status.
+	if (renewal !== undefined) {
+		return renewal.step === 'access-token'
+			? { renewal: renewal.message, status: 401 }
+			: { renewal: renewal.message };
+	}
 	const response = asRecord(inner?.response) ?? asRecord(outer?.response);
 	const statusRaw =
 		response?.status ?? response?.statusCode ?? inner?.status ?? outer?.httpCode ?? undefined;

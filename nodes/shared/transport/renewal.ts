@@ -71,7 +71,14 @@ function parsed(answer: unknown): Answer | undefined {
 }
 
 function secretsIn(credentials: ICredentialDataDecryptedObject): string[] {
-	return ['password', 'refreshToken', 'accessToken', SESSION.token, SESSION.refreshToken, SESSION.key]
+	return [
+		'password',
+		'refreshToken',
+		'accessToken',
+		SESSION.token,
+		SESSION.refreshToken,
+		SESSION.key,
+	]
 		.map((key) => text(credentials, key))
 		.filter((value) => value !== '' && value !== PASTED_MARK);
 }
@@ -144,9 +151,7 @@ async function signIn(
 }
 
 type RefreshOutcome =
-	| { token: string }
-	| { refused: Failure }
-	| { failed: Failure; attempts: number };
+	{ token: string } | { refused: Failure } | { failed: Failure; attempts: number };
 
 async function refresh(
 	helper: HttpHelper,

@@ -103,7 +103,11 @@ export function refusedSignIn(refusal: Refusal, remembered: boolean, now = Date.
 const SWITCH_OVER = `Paste a new Refresh Token into ${CREDENTIAL}, or switch Sign-in Method to Username and Password so that n8n signs in again by itself when a refresh token runs out.`;
 
 /** The refused refresh token (Refresh Token method), first met or remembered. */
-export function refusedRefreshToken(refusal: Refusal, remembered: boolean, now = Date.now()): string {
+export function refusedRefreshToken(
+	refusal: Refusal,
+	remembered: boolean,
+	now = Date.now(),
+): string {
 	const when = remembered
 		? `n8n did not send it again: the API refused this refresh token at ${clockTime(refusal.at)}, and n8n tries it again at ${clockTime(refusal.until)} (in ${duration(refusal.until - now)})`
 		: `n8n tries this refresh token again at ${clockTime(refusal.until)} (in ${duration(refusal.pauseMs)}), not before`;

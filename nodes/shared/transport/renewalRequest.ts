@@ -98,10 +98,16 @@ export async function sendRenewal(
 		}
 		const left = endsAt - Date.now();
 		if (left <= 0) {
-			return { failure: last ?? { code: 'ETIMEDOUT', deadlineMs: RENEWAL_DEADLINE_MS }, attempts: n - 1 };
+			return {
+				failure: last ?? { code: 'ETIMEDOUT', deadlineMs: RENEWAL_DEADLINE_MS },
+				attempts: n - 1,
+			};
 		}
 		try {
-			return { answer: await attempt(helper, options, Math.min(RENEWAL_TIMEOUT_MS, left)), attempts: n };
+			return {
+				answer: await attempt(helper, options, Math.min(RENEWAL_TIMEOUT_MS, left)),
+				attempts: n,
+			};
 		} catch (error) {
 			last = readFailure(error);
 		}

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
 import { guardItem } from '../perItem';
+import { pagingStoppedEarly } from '../returnAll';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
 import { secretsOf } from './errors';
@@ -18,6 +19,23 @@ import { authMethodOf } from './session';
 import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
+
+/**
+ * The `count` of the last list page each item of a running node received. A list's postReceive
+ * reads the whole answer, but the pager sees only the items made of it; the count is handed over
+ * here, by execution, node and item.
+ */
+const listCounts = new Map<string, number>();
+
+function countKey(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, itemIndex: number): string {
+	let execution = '';
+	try {
+		execution = ctx.getExecutionId() ?? '';
+	} catch {
+		// A context without an execution (a test's stand-in) shares the empty key.
+	}
+	return `${execution}\u0000${ctx.getNode().name}\u0000${itemIndex}`;
+}
 
 export interface RoutedOperation {
 	/** Defaults to true for GET. */
@@ -68,12 +86,17 @@ async function pageThrough(
 	const seen = new Set<string>();
 	const qs = (requestData.options.qs ?? {}) as IDataObject;
 	let offset = Number(qs[pages.offsetParameter] ?? 0);
+	const itemIndex = ctx.getItemIndex();
+	const key = countKey(ctx, itemIndex);
 	for (;;) {
 		const size = Math.min(pages.pageSize, limit - results.length);
+		listCounts.delete(key);
 		const page = await send({
 			...requestData.options,
 			qs: { ...qs, [pages.offsetParameter]: offset, [pages.limitParameter]: size },
 		});
+		const count = listCounts.get(key);
+		listCounts.delete(key);
 		// A server that ignores the offset answers the same records again: a page that brings no
 		// record not already listed ends the paging instead of looping for ever.
 		let fresh = 0;
@@ -87,7 +110,18 @@ async function pageThrough(
 			if (results.length < limit) results.push(item);
 		}
 		offset += page.length;
-		if (page.length < size || fresh === 0 || results.length >= limit) return results;
+		if (results.length >= limit) return results;
+		if (page.length < size || fresh === 0) {
+			if (count !== undefined && seen.size < count && (fresh === 0 || offset < count)) {
+				throw pagingStoppedEarly(ctx.getNode(), {
+					path: String(requestData.options.url ?? ''),
+					listed: results.length,
+					count,
+					itemIndex,
+				});
+			}
+			return results;
+		}
 	}
 }
 
@@ -163,6 +197,12 @@ export function listToItems(keys: string[] = [], scalarKey = 'value') {
 		}
 		if (!Array.isArray(list)) {
 			throw new InvalidJsonResponse(response.statusCode);
+		}
+		const count = (body as IDataObject | null)?.count;
+		if (typeof count === 'number' && Number.isFinite(count) && !Array.isArray(body)) {
+			// Bounded: lists read without the pager leave their count behind.
+			if (listCounts.size >= 1_000) listCounts.delete(listCounts.keys().next().value as string);
+			listCounts.set(countKey(this, this.getItemIndex()), count);
 		}
 		return list.map((entry: unknown) => ({
 			json:

@@ -72,6 +72,17 @@ beforeAll(async () => {
 		const redirect = (location: string) => void res.writeHead(302, { location }).end();
 		if (url === '/banner.png')
 			return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+		if (url === '/drip.png') {
+			// Headers at once, then the file one byte every 100 ms.
+			res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(PNG.length) });
+			let sent = 0;
+			const timer = setInterval(() => {
+				if (sent >= PNG.length || res.destroyed) return void clearInterval(timer);
+				res.write(PNG.subarray(sent, ++sent));
+			}, 100);
+			res.on('close', () => clearInterval(timer));
+			return;
+		}
 		if (url === '/to-secret') return redirect(`${secretUrl}/secret`);
 		if (url === '/to-image') return redirect(`${secretUrl}/image.png`);
 		if (url === '/to-localhost') return redirect(`http://localhost:${portOf(secret)}/secret`);
@@ -351,5 +362,40 @@ describe('host names on n8n 2.x, resolved through its egress filter', () => {
 		const { message, file } = await download(n8n, `http://${PUBLIC_HOST}/banner.png`);
 		expect(message).toBe('');
 		expect(file?.declared).toBe('image/png');
+	});
+});
+
+describe('a download has one total deadline: headers and body together', () => {
+	test('a server that drips the file a byte at a time is cut off at the Timeout, saying how much had arrived and that nothing was sent to the API', async () => {
+		const { ctx } = contextFor('n8n 1.x (no egress filter)', {
+			fileUrl: `http://${PUBLIC_HOST}/drip.png`,
+			maxFileSizeMb: 1,
+			allowPrivateNetwork: true,
+		});
+		const started = Date.now();
+		const error = await downloadFromParameters(ctx, 0, IMAGE, { defaultMb: 1, maxMb: 5 }, { timeout: 700 }).catch(
+			(e: unknown) => e as Error,
+		);
+		const elapsed = Date.now() - started;
+		expect(error).toBeInstanceOf(Error);
+		const message = (error as Error).message;
+		expect(message).toMatch(
+			/the download timed out: it did not finish within 0\.7 s \(the Timeout under Request Options, for the headers and the whole file together\), after \d+ bytes? had arrived/,
+		);
+		const bytes = Number(/after (\d+) byte/.exec(message)?.[1]);
+		expect(bytes).toBeGreaterThan(0);
+		expect(bytes).toBeLessThan(PNG.length);
+		expect(message).toContain(NOTHING_SENT);
+		// Cut off near the deadline, not when the file would have ended.
+		expect(elapsed).toBeLessThan(PNG.length * 100);
+	});
+
+	test('a file that arrives within the Timeout is downloaded whole', async () => {
+		const { ctx } = contextFor('n8n 1.x (no egress filter)', {
+			fileUrl: `http://${PUBLIC_HOST}/banner.png`,
+			maxFileSizeMb: 1,
+		});
+		const file = await downloadFromParameters(ctx, 0, IMAGE, { defaultMb: 1, maxMb: 5 }, { timeout: 5_000 });
+		expect(file.bytes.equals(PNG)).toBe(true);
 	});
 });

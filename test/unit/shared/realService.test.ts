@@ -67,6 +67,31 @@ describe('offsetPages', () => {
 	});
 });
 
+describe("offsetPages: stopping early while the API's count says more exist", () => {
+	test('a server that ignores the offset (the same records again) fails with both numbers', async () => {
+		const all = listOf(3);
+		const fake = fakeContext(() => fullResponse({ items: all, count: 5000 }));
+		const error = (await offsetPages(fake.ctx, { path: PATH, qs: {}, limit: Infinity, credentials: credentials() }).catch(
+			(e: unknown) => e as Error,
+		)) as Error;
+		expect(error.message).toMatch(
+			/^Paging \S+ stopped after 3 distinct records, but the API's count says 5000 exist.*Add a filter.*set Limit to at most 3\./,
+		);
+		expect(fake.request).toHaveBeenCalledTimes(2);
+	});
+
+	test('an empty page before the count is reached fails the same way', async () => {
+		const all = listOf(4);
+		const fake = fakeContext((options) => {
+			const { offset, limit } = options.qs as { offset: number; limit: number };
+			return fullResponse({ items: offset >= 2 ? [] : all.slice(offset, offset + Math.min(limit, 2)), count: 4 });
+		});
+		await expect(
+			offsetPages(fake.ctx, { path: PATH, qs: {}, limit: Infinity, credentials: credentials() }),
+		).rejects.toThrow(/stopped after 2 distinct records, but the API's count says 4 exist/);
+	});
+});
+
 describe('realServiceCredentials', () => {
 	test('the Telegram form gives its paths; the Generic form is refused with what to do instead', async () => {
 		const telegram = fakeContext(() => fullResponse({}));

@@ -8,7 +8,12 @@ import {
 	rememberRefusal,
 } from '../../../../nodes/shared/transport/refusals';
 
-const credential = { authMethod: 'password', username: 'u@x.test', password: 'pw-1', baseUrl: 'https://a.test' };
+const credential = {
+	authMethod: 'password',
+	username: 'u@x.test',
+	password: 'pw-1',
+	baseUrl: 'https://a.test',
+};
 
 beforeEach(() => forgetRefusals());
 

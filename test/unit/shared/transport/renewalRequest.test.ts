@@ -7,7 +7,9 @@ const LOGIN: IHttpRequestOptions = { method: 'POST', url: 'https://api.example.t
 
 function helper(answer: (call: number, options: IHttpRequestOptions) => unknown) {
 	let calls = 0;
-	const httpRequest = jest.fn(async (options: IHttpRequestOptions) => await answer(++calls, options));
+	const httpRequest = jest.fn(
+		async (options: IHttpRequestOptions) => await answer(++calls, options),
+	);
 	return { self: { helpers: { httpRequest } }, httpRequest };
 }
 
@@ -49,7 +51,10 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 		const { self, httpRequest } = helper(() => {
 			throw httpError(401, { detail: 'Incorrect username or password' });
 		});
-		expect(await sendRenewal(self, LOGIN, undefined)).toMatchObject({ failure: { status: 401 }, attempts: 1 });
+		expect(await sendRenewal(self, LOGIN, undefined)).toMatchObject({
+			failure: { status: 401 },
+			attempts: 1,
+		});
 		expect(httpRequest).toHaveBeenCalledTimes(1);
 	});
 
@@ -63,7 +68,12 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 
 	test('paced on its own path: the credential limit applies to sign-in too', async () => {
 		const pace = renewalPace(
-			{ baseUrl: 'https://api.example.test', username: 'u', rateLimitRequests: 2, rateLimitWindow: 0.3 },
+			{
+				baseUrl: 'https://api.example.test',
+				username: 'u',
+				rateLimitRequests: 2,
+				rateLimitWindow: 0.3,
+			},
 			'/api/v2/login',
 		);
 		expect(pace?.key).toContain('/api/v2/login');
@@ -77,7 +87,12 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 
 	test('a 429 closes the path for the window plus 1 s, and the renewal waits for it and then succeeds', async () => {
 		const pace = renewalPace(
-			{ baseUrl: 'https://api.example.test', username: 'u', rateLimitRequests: 10, rateLimitWindow: 0.2 },
+			{
+				baseUrl: 'https://api.example.test',
+				username: 'u',
+				rateLimitRequests: 10,
+				rateLimitWindow: 0.2,
+			},
 			'/api/v2/login',
 		);
 		if (!pace) throw new Error('pacing is on');
@@ -94,7 +109,12 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 
 	test('a block that outlasts the renewal deadline ends it with the 429, without sending into the block', async () => {
 		const pace = renewalPace(
-			{ baseUrl: 'https://api.example.test', username: 'u', rateLimitRequests: 10, rateLimitWindow: 60 },
+			{
+				baseUrl: 'https://api.example.test',
+				username: 'u',
+				rateLimitRequests: 10,
+				rateLimitWindow: 60,
+			},
 			'/api/v2/login',
 		);
 		const { self, httpRequest } = helper(() => {

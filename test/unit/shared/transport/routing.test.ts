@@ -318,6 +318,44 @@ describe('routed: offset pages', () => {
 		]);
 	});
 
+	/** An API that ignores the offset: the same first page every time, with `count` if given. */
+	const ignoringOffset =
+		(count?: number): Answer =>
+		async (options) => {
+			const qs = options.qs as { limit: number };
+			const body = {
+				data: Array.from({ length: qs.limit }, (_, i) => ({ id: i })),
+				...(count === undefined ? {} : { count }),
+			};
+			// The answer as n8n's RoutingNode hands it to the operation's postReceive.
+			const single = { getNode: () => NODE, getItemIndex: () => 0 } as unknown as IExecuteSingleFunctions;
+			return await listToItems(['data']).call(single, [], {
+				body,
+				statusCode: 200,
+				headers: {},
+			} as IN8nHttpFullResponse);
+		};
+
+	test("paging that stops early while the API's count says more exist fails with both numbers and what to try", async () => {
+		const routing = routingContext(ignoringOffset(5000), { parameters: { returnAll: true } });
+		const error = (await run({ offsetPages: pages }, routing).catch((e: unknown) => e)) as Error;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toMatch(
+			/^Paging \/api\/x stopped after 50 distinct records, but the API's count says 5000 exist: .*Add a filter so that fewer records match.*or turn off Return All and set Limit to at most 50\. It only reads data, so running it again is safe\.$/,
+		);
+		expect(routing.makeRoutingRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('without a count, the same records again end the paging with the distinct ones read', async () => {
+		const routing = routingContext(ignoringOffset(), { parameters: { returnAll: true } });
+		await expect(run({ offsetPages: pages }, routing)).resolves.toHaveLength(50);
+	});
+
+	test('a count that the records read reach ends the paging without an error', async () => {
+		const routing = routingContext(ignoringOffset(50), { parameters: { returnAll: true } });
+		await expect(run({ offsetPages: pages }, routing)).resolves.toHaveLength(50);
+	});
+
 	test('an exact multiple of the page size ends on the empty page after it', async () => {
 		const routing = routingContext(api(100), { parameters: { returnAll: true } });
 		await expect(run({ offsetPages: pages }, routing)).resolves.toHaveLength(100);
