@@ -46,7 +46,9 @@ export class Executions {
 			stoppedAt: Date | null;
 		}>(
 			'SELECT id, "workflowId", status, mode, "createdAt", "stoppedAt" FROM execution_entity WHERE id > $1 OR id = ANY($2::int[])',
-			[this.maxId, open],
+			// n8n may commit a later id before an earlier one (two triggers at once): the latest ids
+			// are read again, so an execution that appears late is not skipped.
+			[Math.max(0, this.maxId - 50), open],
 		);
 		for (const row of rows) {
 			const e: ExecutionRow = {

@@ -2,6 +2,7 @@
  * The month report: every figure the issue asks for, the goals with whether each was met, and for
  * a missed one what the figures show about why.
  */
+import { readLog } from '../lib/logs';
 import type { Executions, ExecutionRow } from './executions';
 import { DAY, HOUR, type FaultRecord } from './faults';
 import type { Recorder } from './inject';
@@ -182,6 +183,9 @@ export async function buildReport(input: {
 		},
 		faults: faultList,
 		executions: {
+			// What main's log says of the executions it queued: a check on the count above that
+			// n8n's pruning (executions older than 14 days) cannot touch.
+			fromMainLog: queuedInLog(m.server.log.logFile),
 			total: all.length,
 			failed: failures.length,
 			failedOutsideFaults: outside.length,
@@ -204,5 +208,26 @@ export async function buildReport(input: {
 		triggerStateBytes,
 		triggerStateBytesByDay: recorder.triggerStateBytes,
 		goals,
+	};
+}
+
+function queuedInLog(logFile: string) {
+	const finished = new Map<string, boolean>();
+	let enqueued = 0;
+	for (const entry of readLog(logFile)) {
+		if (/^Enqueued execution \d+/.test(entry.message)) enqueued += 1;
+		const done = /^Execution (\d+) \(job [^)]+\) finished/.exec(entry.message);
+		if (done)
+			finished.set(
+				done[1],
+				(entry as { metadata?: { success?: boolean } }).metadata?.success === true,
+			);
+	}
+	const outcomes = [...finished.values()];
+	return {
+		enqueued,
+		finished: outcomes.length,
+		succeeded: outcomes.filter(Boolean).length,
+		failed: outcomes.filter((ok) => !ok).length,
 	};
 }
