@@ -217,11 +217,7 @@ function queuedInLog(logFile: string) {
 	for (const entry of readLog(logFile)) {
 		if (/^Enqueued execution \d+/.test(entry.message)) enqueued += 1;
 		const done = /^Execution (\d+) \(job [^)]+\) finished/.exec(entry.message);
-		if (done)
-			finished.set(
-				done[1],
-				(entry as { metadata?: { success?: boolean } }).metadata?.success === true,
-			);
+		if (done) finished.set(done[1], entry.metadata?.success === true);
 	}
 	const outcomes = [...finished.values()];
 	return {
