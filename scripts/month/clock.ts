@@ -6,9 +6,11 @@
  * every clock read of the process (wall and monotonic, the timers included) reads the file again,
  * so rewriting it jumps every n8n process at once, and a timer whose time a jump passes fires on
  * the next tick. (With a cache, FAKETIME_CACHE_DURATION=1, a process may see a jump up to 2 s after
- * another: a worker then started a run an hour behind main and ended it past its deadline.) The sandbox runs in this process: its two clocks (the statistics clock and the
- * service time that tokens and the rate limit follow) are moved by the same amount in the same
- * step, so that all three see the wall clock plus one offset. Redis and PostgreSQL keep real time:
+ * another: a worker then started a run an hour behind main and ended it past its deadline.)
+ *
+ * The sandbox runs in this process: its two clocks (the statistics clock and the service time that
+ * tokens and the rate limit follow) are moved by the same amount in the same step, so that all
+ * three see the wall clock plus one offset. Redis and PostgreSQL keep real time:
  * their timeouts (Bull's lock expiry, connection timeouts) then never see a jump.
  */
 import { existsSync, renameSync, writeFileSync } from 'node:fs';

@@ -3,9 +3,9 @@
  * executions older than 14 days, so the end alone would not see them all), and the wait for an
  * hourly step to settle: the runs it starts have started and ended, the trigger has polled, and no
  * request to the sandbox is open. While a run waits out the rate limit (no request open, a path at
- * its limit), the clock moves on to when the path's window frees, as time would pass. Other waits
- * (a retry's backoff) pass in real time: a jump would also fire the timeouts of database
- * connections being opened.
+ * its limit) and no other run is under way, the clock moves on to when the path's window frees, as
+ * time would pass. Other waits (a retry's backoff) pass in real time: a jump would also fire the
+ * timeouts of database connections being opened.
  */
 import { REAL_RATE_LIMIT as RATE_LIMIT, type LoggedRequest } from '../../sandbox';
 import type { SimClock } from './clock';
@@ -141,7 +141,9 @@ export async function settle(
 		// request is open) waits on a timer: the clock moves to when that path's window frees.
 		if (
 			paced !== undefined &&
-			unfinished.length > 0 &&
+			// Only the paced run is left: a jump while another run works would fire the timers it
+			// waits on (a database connection being opened gave up at once in such a trial).
+			unfinished.length === 1 &&
 			clock.idleFor(300) &&
 			Date.now() - lastNudge > 250
 		) {
