@@ -1,0 +1,156 @@
+/**
+ * Every execution of the month, read from n8n's own database as the month goes (n8n prunes
+ * executions older than 14 days, so the end alone would not see them all), and the wait for an
+ * hourly step to settle: the runs it starts have started and ended, the trigger has polled, and no
+ * request to the sandbox is open. While a run waits out the rate limit (no request open, a path at
+ * its limit) and no other run is under way, the clock moves on to when the path's window frees, as
+ * time would pass. Other waits (a retry's backoff) pass in real time: a jump would also fire the
+ * timeouts of database connections being opened.
+ */
+import { REAL_RATE_LIMIT as RATE_LIMIT, type LoggedRequest } from '../../sandbox';
+import type { SimClock } from './clock';
+import type { Db } from './services';
+
+export interface ExecutionRow {
+	id: number;
+	workflowId: string;
+	status: string;
+	mode: string;
+	/** Simulated ms (n8n writes its own clock's time). */
+	createdAt: number;
+	stoppedAt?: number;
+}
+
+const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const isFinished = (e: ExecutionRow) => FINISHED.has(e.status);
+
+export class Executions {
+	readonly all = new Map<number, ExecutionRow>();
+	/** Executions the stage stops waiting for (a killed worker's run). */
+	readonly abandoned = new Set<number>();
+	private maxId = 0;
+
+	constructor(private readonly db: Db) {}
+
+	/** Reads executions newer than the last seen, and those seen unfinished. */
+	async refresh(): Promise<ExecutionRow[]> {
+		const open = [...this.all.values()].filter((e) => !isFinished(e)).map((e) => e.id);
+		const rows = await this.db.query<{
+			id: number | string;
+			workflowId: string;
+			status: string;
+			mode: string;
+			createdAt: Date;
+			stoppedAt: Date | null;
+		}>(
+			'SELECT id, "workflowId", status, mode, "createdAt", "stoppedAt" FROM execution_entity WHERE id > $1 OR id = ANY($2::int[])',
+			// n8n may commit a later id before an earlier one (two triggers at once): the latest ids
+			// are read again, so an execution that appears late is not skipped.
+			[Math.max(0, this.maxId - 50), open],
+		);
+		for (const row of rows) {
+			const e: ExecutionRow = {
+				id: Number(row.id),
+				workflowId: row.workflowId,
+				status: row.status,
+				mode: row.mode,
+				createdAt: new Date(row.createdAt).getTime(),
+				stoppedAt: row.stoppedAt ? new Date(row.stoppedAt).getTime() : undefined,
+			};
+			this.all.set(e.id, e);
+			this.maxId = Math.max(this.maxId, e.id);
+		}
+		return [...this.all.values()];
+	}
+
+	get lastId(): number {
+		return this.maxId;
+	}
+
+	since(id: number): ExecutionRow[] {
+		return [...this.all.values()].filter((e) => e.id > id);
+	}
+}
+
+export interface StepWait {
+	/** Workflow ids that start a run this hour. */
+	due: string[];
+	/** The trigger's workflow id: it runs only when its poll finds rows. */
+	triggerId: string;
+	/** Requests logged before the jump: the trigger's poll is looked for after them. */
+	requestsBefore: number;
+	requests: readonly LoggedRequest[];
+	/** Real ms a step may take before the stage moves on. */
+	timeoutMs: number;
+}
+
+export interface StepOutcome {
+	realMs: number;
+	nudges: number;
+	timedOut: boolean;
+	/** What was still awaited when the step timed out. */
+	waitingFor: string[];
+}
+
+const isTriggerPoll = (r: LoggedRequest) =>
+	r.path.includes('/stats/') &&
+	typeof r.body === 'object' &&
+	r.body !== null &&
+	(r.body as Record<string, unknown>).period_grouping_unit === 'hour';
+
+/** Waits until the step has settled (see the file's note); returns how it went. */
+export async function settle(
+	executions: Executions,
+	clock: SimClock,
+	before: number,
+	wait: StepWait,
+): Promise<StepOutcome> {
+	const began = Date.now();
+	let nudges = 0;
+	let lastNudge = 0;
+	for (;;) {
+		const runs = (await executions.refresh()).filter((e) => e.id > before);
+		const unfinished = runs.filter((e) => !isFinished(e) && !executions.abandoned.has(e.id));
+		const missing = wait.due.filter((id) => !runs.some((e) => e.workflowId === id));
+		const polled =
+			wait.requests.slice(wait.requestsBefore).some(isTriggerPoll) ||
+			runs.some((e) => e.workflowId === wait.triggerId) ||
+			Date.now() - began > 6_000;
+		const quiet = clock.idleFor(300);
+		// A credential that renews its token paces itself one request short of the limit per window.
+		const paced = clock.pacedUntil(RATE_LIMIT.requests - 1, RATE_LIMIT.windowSeconds * 1000);
+		if (!missing.length && polled && !unfinished.length && quiet)
+			return { realMs: Date.now() - began, nudges, timedOut: false, waitingFor: [] };
+		if (Date.now() - began > wait.timeoutMs) {
+			return {
+				realMs: Date.now() - began,
+				nudges,
+				timedOut: true,
+				waitingFor: [
+					`pacing until ${paced === undefined ? 'none' : new Date(paced).toISOString()}, open ${clock.open}`,
+					...missing.map((id) => `a run of ${id}`),
+					...unfinished.map((e) => `execution ${e.id} (${e.status})`),
+					...(polled ? [] : ['the trigger poll']),
+					...(quiet ? [] : [`${clock.open} open sandbox requests`]),
+				],
+			};
+		}
+		// A run waiting out the rate limit (a path has had its 9 requests in the last 60 s, and no
+		// request is open) waits on a timer: the clock moves to when that path's window frees.
+		if (
+			paced !== undefined &&
+			// Only the paced run is left: a jump while another run works would fire the timers it
+			// waits on (a database connection being opened gave up at once in such a trial).
+			unfinished.length === 1 &&
+			clock.idleFor(300) &&
+			Date.now() - lastNudge > 250
+		) {
+			clock.jumpTo(paced + 1_000);
+			nudges += 1;
+			lastNudge = Date.now();
+		}
+		await sleep(100);
+	}
+}

@@ -1,0 +1,171 @@
+/**
+ * Landing each planned fault (scripts/month/faults.ts) on the running month, and what the month
+ * records as it goes: memory at each day's end and the trigger's stored state.
+ */
+import { readLog } from '../lib/logs';
+import { groupMemory } from '../lib/memory';
+import { RestError } from '../lib/rest';
+import type { Executions } from './executions';
+import {
+	clearSandboxFault,
+	HOUR,
+	injectSandboxFault,
+	NEW_PASSWORD,
+	type FaultKind,
+	type FaultRecord,
+	type PlannedFault,
+} from './faults';
+import { n8nRss, type MemoryReading } from './report';
+import { startWorker, type Month } from './setup';
+import { SANDBOX_CREDENTIAL } from '../lib/workflows';
+import { MINUTE } from './workflows';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const AD_LIST = '/api/v2/advertisement';
+
+/** Calls n8n's REST API, signing in again when the session ended (it lasts 7 simulated days). */
+export async function restCall<T>(
+	m: Month,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
+	try {
+		return await m.rest.request<T>(method, path, body);
+	} catch (error) {
+		if (!(error instanceof RestError) || error.status !== 401) throw error;
+		await m.rest.signIn();
+		return await m.rest.request<T>(method, path, body);
+	}
+}
+
+/**
+ * Kills the worker that runs this hour's Ads run once the run waits on the rate limit (9 requests
+ * to the ad list sent), and starts a new worker in its place.
+ */
+async function killAdsWorker(
+	m: Month,
+	executions: Executions,
+	before: number,
+	requestsBefore: number,
+): Promise<string> {
+	const deadline = Date.now() + 90_000;
+	for (;;) {
+		const run = executions
+			.since(before)
+			.find((e) => e.workflowId === m.flows.ads.id && e.status === 'running');
+		const sent = m.sandbox.requests
+			.slice(requestsBefore)
+			.filter((r) => r.path.startsWith(AD_LIST)).length;
+		if (run && sent >= 9) {
+			const line = new RegExp(`^Worker started execution ${run.id} `);
+			const victim = m.workers.findIndex(({ worker }) =>
+				readLog(worker.log.logFile).some((e) => line.test(e.message)),
+			);
+			if (victim < 0) return `no worker logged starting execution ${run.id}; none killed`;
+			const { label, worker } = m.workers[victim];
+			const pid = worker.spawned.child.pid ?? 0;
+			executions.abandoned.add(run.id);
+			process.kill(-pid, 'SIGKILL');
+			m.workers.splice(victim, 1);
+			const replacement = await startWorker(m);
+			m.workers.push({ label: `${label}-replacement`, worker: replacement });
+			return `${label} (pid ${pid}) killed while execution ${run.id} waited on the rate limit after ${sent} ad-list requests; a new worker started`;
+		}
+		if (Date.now() > deadline)
+			return 'the Ads run never waited on the rate limit; no worker killed';
+		await sleep(50);
+	}
+}
+
+async function fixPassword(m: Month): Promise<string> {
+	m.credentialData.password = NEW_PASSWORD;
+	await restCall(m, 'PATCH', `/rest/credentials/${SANDBOX_CREDENTIAL.id}`, {
+		name: SANDBOX_CREDENTIAL.name,
+		type: 'adCabinetApi',
+		data: m.credentialData,
+	});
+	return 'the credential edited over the REST API (as the editor saves it) with the new password';
+}
+
+export async function injectFault(
+	m: Month,
+	fault: PlannedFault,
+	hourStart: number,
+	executions: Executions,
+	before = 0,
+	requestsBefore = 0,
+): Promise<FaultRecord> {
+	// A fault set up before the hour's jump meets the runs at minute 5; the others land now.
+	const at = fault.when === 'before' ? hourStart + MINUTE * 60_000 : m.clock.now();
+	let detail: string;
+	switch (fault.kind) {
+		case 'workerKilled':
+			detail = await killAdsWorker(m, executions, before, requestsBefore);
+			break;
+		case 'redisRestart':
+			detail = `Redis restarted between two runs, away ${await m.redisService.restart()} ms`;
+			break;
+		case 'postgresRestart':
+			detail = `PostgreSQL restarted between two runs, away ${await m.pgService.restart()} ms`;
+			break;
+		case 'passwordFixed':
+			detail = await fixPassword(m);
+			break;
+		case 'refreshExpiry':
+			detail = "the first sign-in's refresh token runs out at this hour's runs";
+			break;
+		default:
+			detail = injectSandboxFault(m.sandbox, fault.kind);
+	}
+	const from = fault.when === 'after' ? at : hourStart;
+	const lastHour = fault.when === 'after' ? hourStart + HOUR : hourStart;
+	console.log(`  ${new Date(at).toISOString().slice(0, 16)} fault ${fault.kind}: ${detail}`);
+	return {
+		kind: fault.kind,
+		at: new Date(at).toISOString(),
+		forcesSignIn: fault.forcesSignIn,
+		fromMs: from,
+		toMs: lastHour + (fault.lasts + 1) * HOUR,
+		detail,
+	};
+}
+
+export class Recorder {
+	readonly memory: Record<string, MemoryReading[]> = {};
+	triggerStateBytes: Array<{ day: number; bytes: number }> = [];
+
+	constructor(
+		private readonly m: Month,
+		private readonly executions: Executions,
+	) {}
+
+	afterStep(kind: FaultKind): void {
+		clearSandboxFault(this.m.sandbox, kind);
+	}
+
+	async endOfDay(day: number): Promise<void> {
+		const read = (name: string, pid: number | undefined) => {
+			(this.memory[name] ??= []).push({ day, rssMb: n8nRss(groupMemory(pid)) });
+		};
+		read('main', this.m.server.spawned.child.pid);
+		for (const { label, worker } of this.m.workers) read(label, worker.spawned.child.pid);
+		this.triggerStateBytes.push({ day, bytes: await this.stateBytes() });
+		await this.executions.refresh();
+	}
+
+	/** The size of the trigger's stored state (n8n keeps it as the workflow's static data). */
+	async stateBytes(): Promise<number> {
+		const rows = await this.m.n8nDb.query<{ bytes: number | null }>(
+			'SELECT length("staticData"::text) AS bytes FROM workflow_entity WHERE id = $1',
+			[this.m.flows.trigger.id],
+		);
+		return Number(rows[0]?.bytes ?? 0);
+	}
+
+	memoryLine(): string {
+		return Object.entries(this.memory)
+			.map(([name, list]) => `${name} ${list[list.length - 1]?.rssMb ?? '?'} MB`)
+			.join(', ');
+	}
+}

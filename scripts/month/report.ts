@@ -1,0 +1,173 @@
+/**
+ * The month's figures against the sandbox's ground truth: the two stores, the trigger's emissions,
+ * the API's answers and sign-ins, and memory.
+ */
+import { apiRequests } from '../../harness/sandbox';
+import type { Sandbox } from '../../sandbox';
+import type { GroupMemory } from '../lib/memory';
+import type { Received } from './sink';
+import { FIGURES } from './workflows';
+
+export const SIGN_IN_PATH = '/api/v2/login';
+export const REFRESH_PATH = '/api/v2/access-token';
+
+type Row = Record<string, unknown>;
+
+const msOf = (value: unknown) => (typeof value === 'number' ? value : Date.parse(String(value)));
+const dayOf = (value: unknown) => new Date(msOf(value)).toISOString().slice(0, 10);
+const hourOf = (value: unknown) => new Date(msOf(value)).toISOString().slice(0, 13);
+const figuresOf = (row: Row) => FIGURES.map((f) => Number(row[f]).toFixed(2)).join('|');
+
+export interface StoreFigures {
+	rows: number;
+	expected: number;
+	missing: number;
+	/** Missing rows of the hours a fault lost (their poll's execution ended by the fault). */
+	missingInFaults: number;
+	mismatches: number;
+	duplicates: number;
+	/** Up to 5 identities whose figures differ, for the notes. */
+	examples: string[];
+}
+
+/** Compares rows held (identity → figures) with the API's rows. */
+export function compareStore(
+	truth: Map<string, string>,
+	held: Array<{ identity: string; figures: string }>,
+	lostToFault: (identity: string) => boolean = () => false,
+): StoreFigures {
+	const seen = new Map<string, number>();
+	for (const row of held) seen.set(row.identity, (seen.get(row.identity) ?? 0) + 1);
+	const different = held.filter(
+		(row) => truth.has(row.identity) && truth.get(row.identity) !== row.figures,
+	);
+	const unexpected = held.filter((row) => !truth.has(row.identity));
+	return {
+		rows: held.length,
+		expected: truth.size,
+		missing: [...truth.keys()].filter((identity) => !seen.has(identity)).length,
+		missingInFaults: [...truth.keys()].filter(
+			(identity) => !seen.has(identity) && lostToFault(identity),
+		).length,
+		mismatches: different.length + unexpected.length,
+		duplicates: [...seen.values()].reduce((n, count) => n + count - 1, 0),
+		examples: [...different, ...unexpected].slice(0, 5).map((row) => row.identity),
+	};
+}
+
+/** The API's rows by day and ad over [fromMs, toMs], as identity (day/ad) → figures. */
+export function truthByAdDay(sandbox: Sandbox, fromMs: number, toMs: number): Map<string, string> {
+	const rows = sandbox.data.statsRows({
+		period_from: `${dayOf(fromMs)}T00:00:00+00:00`,
+		period_to: `${dayOf(toMs)}T23:59:59+00:00`,
+		period_grouping_unit: 'day',
+		grouping: ['ad'],
+		currency_code: 'EUR',
+	}) as Row[];
+	return new Map(
+		rows.map((row) => [`${dayOf(row.period_date)}/${String(row.ad_id)}`, figuresOf(row)]),
+	);
+}
+
+/** The API's completed hours by campaign in [fromMs, toMs), as identity (hour/campaign) → figures. */
+export function truthByCampaignHour(
+	sandbox: Sandbox,
+	fromMs: number,
+	toMs: number,
+): Map<string, string> {
+	const out = new Map<string, string>();
+	// The API serves fine units at most 2 days a request; the ground truth follows the same windows.
+	for (let start = fromMs; start < toMs; start += 2 * 86_400_000) {
+		const end = Math.min(toMs, start + 2 * 86_400_000) - 1_000;
+		const rows = sandbox.data.statsRows({
+			period_from: new Date(start).toISOString().replace('.000Z', '+00:00'),
+			period_to: new Date(end).toISOString().replace('.000Z', '+00:00'),
+			period_grouping_unit: 'hour',
+			grouping: ['campaign'],
+			currency_code: 'EUR',
+		}) as Row[];
+		for (const row of rows) {
+			if (Date.parse(String(row.period_date)) >= toMs) continue;
+			out.set(`${hourOf(row.period_date)}/${String(row.campaign_id)}`, figuresOf(row));
+		}
+	}
+	return out;
+}
+
+/** The hour (ms) of an identity `YYYY-MM-DDTHH/<id>`. */
+export const hourMsOf = (identity: string) => Date.parse(`${identity.split('/')[0]}:00:00Z`);
+
+export const heldByAdDay = (rows: Row[]) =>
+	rows.map((row) => ({
+		identity: `${dayOf(row.period_date)}/${String(row.ad_id)}`,
+		figures: figuresOf(row),
+	}));
+
+export const heldByCampaignHour = (rows: Row[]) =>
+	rows.map((row) => ({
+		identity: `${hourOf(row.period_date)}/${String(row.campaign_id)}`,
+		figures: figuresOf(row),
+	}));
+
+/** The trigger's emissions (every one, from the sink) against the completed hours of the API. */
+export function triggerFigures(
+	truth: Map<string, string>,
+	emitted: Received[],
+	lostToFault: (identity: string) => boolean,
+) {
+	const first = new Map<string, number>();
+	let restated = 0;
+	for (const { body } of emitted) {
+		if (body.restated === true) {
+			restated += 1;
+			continue;
+		}
+		const identity = `${hourOf(body.period_date)}/${String(body.campaign_id)}`;
+		first.set(identity, (first.get(identity) ?? 0) + 1);
+	}
+	const missing = [...truth.keys()].filter((identity) => !first.has(identity));
+	return {
+		expected: truth.size,
+		emitted: [...first.values()].reduce((n, c) => n + c, 0),
+		missing: missing.length,
+		missingInFaults: missing.filter(lostToFault).length,
+		duplicates: [...first.values()].reduce((n, c) => n + Math.max(0, c - 1), 0),
+		restated,
+		missingExamples: missing.filter((identity) => !lostToFault(identity)).slice(0, 5),
+	};
+}
+
+export function apiFigures(sandbox: Sandbox) {
+	const requests = apiRequests(sandbox);
+	return {
+		requests: requests.length,
+		answers429: requests.filter((r) => r.status === 429).length,
+		answers401: requests.filter((r) => r.status === 401).length,
+		signIns: requests.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH).length,
+		refreshes: requests.filter((r) => r.path.replace(/\/$/, '') === REFRESH_PATH).length,
+		refusedSignIns: sandbox.sessions.counts.failedLogins,
+	};
+}
+
+export interface MemoryReading {
+	day: number;
+	rssMb: number;
+}
+
+/** n8n's own process of a group (its task runner is a child with its own RSS). */
+export const n8nRss = (group: GroupMemory) => Math.round(group.processes[0]?.rssMb ?? 0);
+
+/** Each process's first reading from day 2 on and its last, and the largest ratio of the two. */
+export function memoryFigures(readings: Record<string, MemoryReading[]>) {
+	const out: Record<string, { day2?: number; dayLast?: number; from?: number; to?: number }> = {};
+	let growth = 0;
+	for (const [name, list] of Object.entries(readings)) {
+		const early = list.find((r) => r.day >= 2) ?? list[0];
+		const last = list[list.length - 1];
+		if (!early || !last) continue;
+		out[name] = { day2: early.rssMb, dayLast: last.rssMb, from: early.day, to: last.day };
+		if (last.day > early.day && early.rssMb > 0)
+			growth = Math.max(growth, last.rssMb / early.rssMb);
+	}
+	return { ...out, growth: Number(growth.toFixed(3)) };
+}

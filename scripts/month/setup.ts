@@ -1,0 +1,234 @@
+/**
+ * The production setup of the month: PostgreSQL 17 and Redis on real time; the sandbox (telegram
+ * form: tokens living 1 hour and 30 days, 10 requests per 60 s per path, restatements on) and n8n
+ * 2.41.1 in queue mode (main and 2 workers) on the simulated clock; one Username-and-Password
+ * credential; the four workflows imported and active.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { signInCredentialsFor } from '../../harness/sandbox';
+import { Sandbox } from '../../sandbox';
+import { readLog } from '../lib/logs';
+import { startPostgres, type Postgres } from '../lib/postgres';
+import { freePort } from '../lib/processes';
+import type { N8nRest } from '../lib/rest';
+import type { N8nServer, N8nSession, N8nWorker } from '../lib/session';
+import { stageSession, type StageSetup } from '../lib/stage';
+import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL, type Example } from '../lib/workflows';
+import { REDIS_CLI, startRedis, type Redis } from '../lib/redis';
+import { SimClock } from './clock';
+import { Db, postgresReady, redisReady, restartable, type Restartable } from './services';
+import { startMonthSink, type MonthSink } from './sink';
+import {
+	adsFlow,
+	balanceFlow,
+	DATA_TABLE,
+	MONTH_POSTGRES,
+	SYNC_TABLE,
+	syncFlow,
+	triggerFlow,
+	type FlowName,
+} from './workflows';
+
+/** An advertiser of 120 ads: their statistics by ad stay near a hundred rows a day. */
+export const AD_COUNT = 120;
+
+export interface Month {
+	clock: SimClock;
+	sandbox: Sandbox;
+	sink: MonthSink;
+	postgres: Postgres;
+	redis: Redis;
+	pgService: Restartable;
+	redisService: Restartable;
+	session: N8nSession;
+	server: N8nServer;
+	workers: Array<{ label: string; worker: N8nWorker }>;
+	rest: N8nRest;
+	/** n8n's database and the sync table's. */
+	n8nDb: Db;
+	monthDb: Db;
+	dataTable: string;
+	flows: Record<FlowName, Example>;
+	credentialData: Record<string, unknown>;
+}
+
+async function importCredentials(
+	session: N8nSession,
+	work: string,
+	data: Record<string, unknown>,
+	postgres: Postgres,
+): Promise<void> {
+	const file = join(work, 'month-credentials.json');
+	writeFileSync(
+		file,
+		JSON.stringify([
+			{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data },
+			{
+				...MONTH_POSTGRES,
+				type: 'postgres',
+				data: {
+					host: '127.0.0.1',
+					port: postgres.port,
+					database: 'month',
+					user: 'postgres',
+					password: '',
+					ssl: 'disable',
+					allowUnauthorizedCerts: false,
+					maxConnections: 10,
+				},
+			},
+		]),
+	);
+	await session.command('import-credentials', ['import:credentials', `--input=${file}`], 120_000);
+}
+
+async function createDataTable(rest: N8nRest): Promise<string> {
+	const project = await rest.request<{ id: string }>('GET', '/rest/projects/personal');
+	const columns = [
+		['row_key', 'string'],
+		['period_date', 'string'],
+		['campaign_id', 'number'],
+		['views', 'number'],
+		['clicks', 'number'],
+		['actions', 'number'],
+		['exchanged_spent', 'number'],
+		['restated', 'boolean'],
+	].map(([name, type]) => ({ name, type }));
+	const table = await rest.request<{ id: string }>(
+		'POST',
+		`/rest/projects/${project.id}/data-tables`,
+		{ name: DATA_TABLE, columns },
+	);
+	return table.id;
+}
+
+/**
+ * n8n publishes an activated workflow in the background, under a deadline timer: the clock may
+ * jump only once every workflow is active and its triggers are set up.
+ */
+async function activated(rest: N8nRest, flows: Example[], logFile: string): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const states = await Promise.all(
+			flows.map(
+				async (f) =>
+					await rest.request<{ active?: boolean; activeVersionId?: string | null }>(
+						'GET',
+						`/rest/workflows/${f.id}`,
+					),
+			),
+		);
+		const refused = readLog(logFile).find(
+			(e) => e.level === 'error' && /activat|publication/i.test(e.message),
+		);
+		if (refused)
+			throw new Error(`n8n did not activate a workflow: ${refused.message.split('\n')[0]}`);
+		if (states.every((s) => s.active === true || Boolean(s.activeVersionId))) break;
+		if (Date.now() > deadline) throw new Error('the workflows were not all active within 60 s');
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	// Publication finishes after the flag is set; give it a moment on a loaded machine.
+	await new Promise((resolve) => setTimeout(resolve, 5_000));
+}
+
+export async function startWorker(month: Pick<Month, 'session'>): Promise<N8nWorker> {
+	return await month.session.startWorker({
+		brokerPort: await freePort(),
+		healthPort: await freePort(),
+	});
+}
+
+/** Starts everything; `startMs` is the simulated time the month starts at (a UTC midnight). */
+export async function setUpMonth(
+	setUp: StageSetup,
+	startMs: number,
+	refreshDays: number,
+	started: Array<{ stop(): Promise<unknown> }>,
+): Promise<Month> {
+	const { work, runtime } = setUp;
+	// n8n starts 3 simulated minutes before the month: its first runs are those of 00:05.
+	const clock = new SimClock(join(work, 'clock'), startMs - 3 * 60_000);
+	const postgres = await startPostgres(join(work, 'postgres'));
+	const pgService = restartable(postgres.spawned, postgres.consoleFile, 'SIGINT', () =>
+		postgresReady(postgres.consoleFile),
+	);
+	started.push(pgService);
+	const redis = await startRedis(join(work, 'redis'));
+	const redisService = restartable(redis.spawned, redis.consoleFile, 'SIGTERM', () =>
+		redisReady(REDIS_CLI, redis.port),
+	);
+	started.push(redisService);
+	const sandbox = await Sandbox.start({
+		platform: 'telegram',
+		adCount: AD_COUNT,
+		clock: 'real',
+		now: new Date(clock.now()),
+		refreshLifetimeSeconds: refreshDays * 86_400,
+	});
+	started.push(sandbox);
+	clock.attach(sandbox);
+	const sink = await startMonthSink(() => clock.now());
+	started.push(sink);
+
+	const admin = new Db(runtime, postgres.port, 'postgres');
+	await admin.query('CREATE DATABASE month');
+	const monthDb = new Db(runtime, postgres.port, 'month');
+	await monthDb.query(
+		`CREATE TABLE ${SYNC_TABLE} (row_key text PRIMARY KEY, period_date text, ad_id bigint, views bigint, clicks bigint, actions bigint, exchanged_spent numeric)`,
+	);
+
+	const session = await stageSession(setUp, {
+		...postgres.n8nEnv,
+		...clock.env(),
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		N8N_LOG_LEVEL: 'info',
+	});
+	const credentialData = { ...signInCredentialsFor(sandbox) } as Record<string, unknown>;
+	await importCredentials(session, work, credentialData, postgres);
+	const campaigns = sandbox.data.campaigns.map((c) => c.name);
+	const flows: Record<FlowName, Example> = {
+		trigger: triggerFlow(new Date(startMs), sink.url),
+		sync: syncFlow(),
+		balance: balanceFlow(sink.url),
+		ads: adsFlow(campaigns, sink.url),
+	};
+	await session.importExamples(Object.values(flows));
+
+	const [server, ...workers] = (await Promise.all([
+		session.startServer(),
+		startWorker({ session }),
+		startWorker({ session }),
+	])) as [N8nServer, N8nWorker, N8nWorker];
+	started.push(server, ...workers);
+	const rest = server.rest;
+	await rest.signIn();
+	const dataTable = await createDataTable(rest);
+	for (const flow of Object.values(flows)) {
+		const workflow = await rest.request<{ versionId: string }>('GET', `/rest/workflows/${flow.id}`);
+		await rest.request('POST', `/rest/workflows/${flow.id}/activate`, {
+			versionId: workflow.versionId,
+		});
+	}
+	await activated(rest, Object.values(flows), server.log.logFile);
+	return {
+		clock,
+		sandbox,
+		sink,
+		postgres,
+		redis,
+		pgService,
+		redisService,
+		session,
+		server,
+		workers: workers.map((worker, i) => ({ label: `worker${i + 1}`, worker })),
+		rest,
+		n8nDb: admin,
+		monthDb,
+		dataTable,
+		flows,
+		credentialData,
+	};
+}

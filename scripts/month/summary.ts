@@ -1,0 +1,229 @@
+/**
+ * The month report: every figure the issue asks for, the goals with whether each was met, and for
+ * a missed one what the figures show about why.
+ */
+import { readLog } from '../lib/logs';
+import type { Executions, ExecutionRow } from './executions';
+import { DAY, HOUR, type FaultRecord } from './faults';
+import type { Recorder } from './inject';
+import {
+	apiFigures,
+	compareStore,
+	heldByAdDay,
+	heldByCampaignHour,
+	hourMsOf,
+	memoryFigures,
+	triggerFigures,
+	truthByAdDay,
+	truthByCampaignHour,
+} from './report';
+import type { Month } from './setup';
+import { SYNC_TABLE } from './workflows';
+
+export interface Goal {
+	goal: string;
+	met: boolean;
+	value: string;
+	why: string;
+}
+
+export type MonthReport = Awaited<ReturnType<typeof buildReport>>;
+
+const failed = (e: ExecutionRow) => e.status !== 'success';
+
+export async function buildReport(input: {
+	month: Month;
+	/** Hourly steps run: every hour of the month, or fewer when the real-time budget ran out. */
+	hours: number;
+	days: number;
+	startMs: number;
+	started: number;
+	executions: Executions;
+	faults: FaultRecord[];
+	recorder: Recorder;
+	steps: { count: number; timedOut: string[]; nudges: number; realMs: number };
+}) {
+	const { month: m, hours, startMs, executions, faults, recorder } = input;
+	const endMs = startMs + Math.ceil(hours / 24) * DAY;
+	// The last hour's runs have ended; the last completed hour the trigger could emit is the one before.
+	const lastPollHour = startMs + (hours - 1) * HOUR;
+	await executions.refresh();
+	const all = [...executions.all.values()].filter((e) => e.mode !== 'manual');
+	const failures = all.filter(failed);
+	const byFault: Record<string, number> = {};
+	const outside: ExecutionRow[] = [];
+	for (const e of failures) {
+		const fault = faults.find((f) => e.createdAt >= f.fromMs && e.createdAt < f.toMs);
+		if (fault) byFault[fault.kind] = (byFault[fault.kind] ?? 0) + 1;
+		else outside.push(e);
+	}
+	const nameOf = (workflowId: string) =>
+		Object.entries(m.flows).find(([, f]) => f.id === workflowId)?.[0] ?? workflowId;
+	const faultList = faults.map((f) => {
+		const hit = failures.filter((e) => e.createdAt >= f.fromMs && e.createdAt < f.toMs);
+		// A workflow with no run after the fault within the month (the daily one) is not judged.
+		const recovered = [...new Set(hit.map((e) => e.workflowId))].every((id) => {
+			const next = all
+				.filter((e) => e.workflowId === id && e.createdAt >= f.toMs)
+				.sort((a, b) => a.id - b.id)[0];
+			return next === undefined || next.status === 'success';
+		});
+		return {
+			kind: f.kind,
+			at: f.at,
+			forcesSignIn: f.forcesSignIn,
+			failedRuns: hit.map((e) => `${nameOf(e.workflowId)} #${e.id} ${e.status}`),
+			nextRunRecovered: recovered,
+			detail: f.detail,
+		};
+	});
+
+	const synced = await m.monthDb.query(`SELECT * FROM ${SYNC_TABLE}`);
+	const tables = await m.n8nDb.query<{ schema: string; name: string }>(
+		'SELECT table_schema AS schema, table_name AS name FROM information_schema.tables WHERE lower(table_name) = lower($1)',
+		[`data_table_user_${m.dataTable}`],
+	);
+	const dataRows = tables[0]
+		? await m.n8nDb.query(`SELECT * FROM "${tables[0].schema}"."${tables[0].name}"`)
+		: [];
+	// The sync runs' window starts 2 days before the month's first day.
+	const postgres = compareStore(
+		truthByAdDay(m.sandbox, startMs - 2 * DAY, endMs - 1),
+		heldByAdDay(synced),
+	);
+	const hoursTruth = truthByCampaignHour(m.sandbox, startMs, lastPollHour);
+	// A poll emits the hour before it: a fault that ends the poll's execution loses that hour.
+	const lostToFault = (identity: string) =>
+		faults.some((f) => hourMsOf(identity) >= f.fromMs - HOUR && hourMsOf(identity) < f.toMs - HOUR);
+	const dataTable = compareStore(hoursTruth, heldByCampaignHour(dataRows), lostToFault);
+	const trigger = triggerFigures(hoursTruth, m.sink.of('trigger'), lostToFault);
+	const api = apiFigures(m.sandbox);
+	const memory = memoryFigures(recorder.memory);
+	const triggerStateBytes = await recorder.stateBytes();
+	const forced = faults.filter((f) => f.forcesSignIn).length;
+
+	const goals: Goal[] = [
+		{
+			goal: 'failedOutsideFaults is 0',
+			met: outside.length === 0,
+			value: String(outside.length),
+			why: outside
+				.slice(0, 5)
+				.map(
+					(e) =>
+						`${nameOf(e.workflowId)} #${e.id} ${e.status} at ${new Date(e.createdAt).toISOString()}`,
+				)
+				.join('; '),
+		},
+		{
+			goal: 'every run a fault ends is followed by a run that succeeds',
+			met: faultList.every((f) => f.nextRunRecovered),
+			value:
+				faultList
+					.filter((f) => !f.nextRunRecovered)
+					.map((f) => f.kind)
+					.join(', ') || 'all',
+			why: 'the first run after the fault did not succeed',
+		},
+		{
+			goal: '0 answers of 429',
+			met: api.answers429 === 0,
+			value: String(api.answers429),
+			why: '429 answers seen',
+		},
+		{
+			goal: 'PostgreSQL table equals the API (0 mismatches, 0 duplicates, 0 missing)',
+			met: postgres.mismatches + postgres.duplicates + postgres.missing === 0,
+			value: `${postgres.rows} rows, ${postgres.mismatches} mismatches, ${postgres.duplicates} duplicates, ${postgres.missing} missing`,
+			why: `rows differ: ${postgres.examples.join(', ')}`,
+		},
+		{
+			goal: 'data table equals the API outside the hours a fault lost (0 mismatches, 0 duplicates, 0 missing)',
+			met:
+				dataTable.mismatches +
+					dataTable.duplicates +
+					dataTable.missing -
+					dataTable.missingInFaults ===
+				0,
+			value: `${dataTable.rows} rows, ${dataTable.mismatches} mismatches, ${dataTable.duplicates} duplicates, ${dataTable.missing} missing (${dataTable.missingInFaults} of them hours a fault lost)`,
+			why: `rows differ: ${dataTable.examples.join(', ')}`,
+		},
+		{
+			goal: 'trigger: 0 missing outside the hours a fault lost, 0 emitted twice beyond restatements',
+			met: trigger.missing - trigger.missingInFaults === 0 && trigger.duplicates === 0,
+			value: `${trigger.missing} missing (${trigger.missingInFaults} of them hours a fault lost), ${trigger.duplicates} duplicates`,
+			why: `missing: ${trigger.missingExamples.join(', ')}`,
+		},
+		{
+			goal: 'memory growth at most 1.25x',
+			met: memory.growth <= 1.25,
+			value: `${memory.growth}x`,
+			why: 'RSS grew more than 1.25 times between day 2 and the last day',
+		},
+		{
+			goal: `sign-ins at most 2 + ${forced} (faults that force one)`,
+			met: api.signIns <= 2 + forced,
+			value: String(api.signIns),
+			why: `${api.signIns} sign-in requests, ${api.refusedSignIns} refused`,
+		},
+	];
+	return {
+		simulatedDays: Number((hours / 24).toFixed(2)),
+		plannedDays: input.days,
+		realSeconds: Math.round((Date.now() - input.started) / 1000),
+		clock: {
+			mechanism:
+				'libfaketime (LD_PRELOAD, FAKETIME_TIMESTAMP_FILE "+N", FAKETIME_NO_CACHE=1) for n8n main and workers; the sandbox in the stage process moved by the same offset',
+			start: new Date(startMs).toISOString(),
+			steps: input.steps.count,
+			nudges: input.steps.nudges,
+			jumps: m.clock.jumps,
+			stepsTimedOut: input.steps.timedOut,
+			settleRealSeconds: Math.round(input.steps.realMs / 1000),
+		},
+		faults: faultList,
+		executions: {
+			// What main's log says of the executions it queued: a check on the count above that
+			// n8n's pruning (executions older than 14 days) cannot touch.
+			fromMainLog: queuedInLog(m.server.log.logFile),
+			total: all.length,
+			failed: failures.length,
+			failedOutsideFaults: outside.length,
+			failedByFault: byFault,
+			byWorkflow: Object.fromEntries(
+				Object.entries(m.flows).map(([name, f]) => {
+					const runs = all.filter((e) => e.workflowId === f.id);
+					return [name, { runs: runs.length, failed: runs.filter(failed).length }];
+				}),
+			),
+		},
+		api,
+		stores: { postgres, dataTable },
+		trigger,
+		sink: {
+			alerts: m.sink.of('alerts').length,
+			adsCounts: [...new Set(m.sink.of('ads').map((r) => JSON.stringify(r.body)))],
+		},
+		memory,
+		triggerStateBytes,
+		triggerStateBytesByDay: recorder.triggerStateBytes,
+		goals,
+	};
+}
+
+function queuedInLog(logFile: string) {
+	const finished = new Map<string, boolean>();
+	let enqueued = 0;
+	for (const entry of readLog(logFile)) {
+		if (/^Enqueued execution \d+/.test(entry.message)) enqueued += 1;
+		const done = /^Execution (\d+) \(job [^)]+\) finished/.exec(entry.message);
+		if (done) finished.set(done[1], entry.metadata?.success === true);
+	}
+	const outcomes = [...finished.values()];
+	return {
+		enqueued,
+		finished: outcomes.length,
+		succeeded: outcomes.filter(Boolean).length,
+		failed: outcomes.filter((ok) => !ok).length,
+	};
+}
