@@ -214,11 +214,11 @@ export function checksOf(
 			},
 		],
 		[
-			'a 401: the message says what to change in the Ad Cabinet API credential for each sign-in method',
+			'a refused pasted access token: the message says to paste a new one, that it is not sent again, and that running again is safe',
 			() => {
 				assert.equal(
 					errorOf(seen.unauthorized.results),
-					'The Ad Cabinet API refused the access token (401: Could not validate credentials). Open the Ad Cabinet API credential: with Sign-in Method Access Token, paste a new token (or switch to Username and Password, which renews the token by itself); with the other methods n8n already renewed the token once, so check that Base URL and Client API URL are addresses of the same service. Then run again.',
+					'The Ad Cabinet API refused the pasted access token (401): it is wrong, expired (it lasts 1 hour on the real service) or revoked, and n8n does not send the same token again. Paste a new token into Access Token in the Ad Cabinet API credential, or switch Sign-in Method to Username and Password so that n8n renews the token by itself. Then run again; the request was not performed, so running it again is safe.',
 				);
 			},
 		],
