@@ -58,16 +58,25 @@ export interface KilledWorker {
 	jobId: string;
 }
 
+/** The place in `workers` of the one whose own log says it started the execution, or -1. */
+export function workerThatStarted(workers: N8nWorker[], executionId: string): number {
+	return workers.findIndex((worker) => startedJob(worker, executionId) !== undefined);
+}
+
+function startedJob(worker: N8nWorker, executionId: string): string | undefined {
+	const startedLine = new RegExp(`^Worker started execution ${executionId} \\(job ([^)]+)\\)$`);
+	return readLog(worker.log.logFile)
+		.map((entry) => startedLine.exec(entry.message)?.[1])
+		.find(Boolean);
+}
+
 /**
  * Kills the worker running an execution with SIGKILL, as a lost machine ends: the one whose own
  * log says it started the execution (workers share a host ID, so main's log cannot tell).
  */
 export function killWorkerRunning(workers: N8nWorker[], executionId: string): KilledWorker {
-	const startedLine = new RegExp(`^Worker started execution ${executionId} \\(job ([^)]+)\\)$`);
 	for (const [index, worker] of workers.entries()) {
-		const jobId = readLog(worker.log.logFile)
-			.map((entry) => startedLine.exec(entry.message)?.[1])
-			.find(Boolean);
+		const jobId = startedJob(worker, executionId);
 		if (!jobId) continue;
 		const pid = worker.spawned.child.pid;
 		if (pid === undefined)

@@ -37,7 +37,12 @@ import { repoPackageJson } from '../lib/installPackage';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { tail } from '../lib/processes';
-import { killWorkerRunning, queueModeEnv, startQueueMode } from '../lib/queueMode';
+import {
+	killWorkerRunning,
+	queueModeEnv,
+	startQueueMode,
+	workerThatStarted,
+} from '../lib/queueMode';
 import { startRedis, type Redis } from '../lib/redis';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
@@ -300,7 +305,16 @@ async function main(): Promise<number> {
 			const deadline = Date.now() + 30_000;
 			let writing = 0;
 			let since = 0;
+			// A worker may run both workflows' runs at once; killing it for the other run loses this one too.
+			const lostAlready = () => {
+				if (workerThatStarted(lostWorkers, run.id) < 0) return false;
+				console.log(
+					`  ${STORE_LABEL[flow.store]}: execution ${run.id} ran on the same worker and was lost with it`,
+				);
+				return true;
+			};
 			for (;;) {
+				if (lostAlready()) return run;
 				writing = await stores!.writing(flow.store, startedAt - 1_000);
 				if (writing >= enough) {
 					since ||= Date.now();
@@ -312,6 +326,7 @@ async function main(): Promise<number> {
 				);
 				await sleep(100);
 			}
+			if (lostAlready()) return run;
 			const { index, pid } = killWorkerRunning(workers, run.id);
 			lostWorkers.push(...workers.splice(index, 1));
 			replacements.push(startWorker());
