@@ -8,13 +8,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import {
-	authMethodOf,
-	bearerTokenOf,
-	markSent,
-	renewSession,
-	SESSION,
-} from '../nodes/shared/transport/renewal';
+import { bearerTokenOf, markSent, renewSession, SESSION } from '../nodes/shared/transport/renewal';
 
 // Both addresses are validated as http(s) URLs; a trailing slash is tolerated and stripped where used.
 const HTTP_URL = '^https?://[^\\s/]+(/[^\\s]*)?$';
@@ -220,8 +214,9 @@ export class AdCabinetApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const token = bearerTokenOf(credentials);
-		// With Access Token, a 401 then means the pasted token was refused (see renewSession).
-		if (authMethodOf(credentials) === 'accessToken') markSent(credentials);
+		// preAuthentication then knows it was asked after a 401: with Access Token the pasted token
+		// was refused; otherwise n8n sends the request again with the renewed token (see renewSession).
+		markSent(credentials);
 		const headers = { ...(requestOptions.headers ?? {}) };
 		// No token yet for these fields: the API answers 401 and n8n renews, then repeats once.
 		if (token !== '') headers.Authorization = `Bearer ${token}`;

@@ -84,6 +84,8 @@ export interface StepWait {
 	requests: readonly LoggedRequest[];
 	/** Real ms a step may take before the stage moves on. */
 	timeoutMs: number;
+	/** Wakes n8n's processes after a jump, so that the timers it passed fire at once. */
+	wake: () => void;
 }
 
 export interface StepOutcome {
@@ -92,6 +94,8 @@ export interface StepOutcome {
 	timedOut: boolean;
 	/** What was still awaited when the step timed out. */
 	waitingFor: string[];
+	/** Real ms after the jump: the first API request, every due run listed, every run ended. */
+	phases: { firstRequest?: number; allListed?: number; allEnded?: number };
 }
 
 const isTriggerPoll = (r: LoggedRequest) =>
@@ -110,8 +114,11 @@ export async function settle(
 	const began = Date.now();
 	let nudges = 0;
 	let lastNudge = 0;
+	const phases: StepOutcome['phases'] = {};
 	for (;;) {
 		const runs = (await executions.refresh()).filter((e) => e.id > before);
+		const elapsed = Date.now() - began;
+		if (wait.requests.length > wait.requestsBefore) phases.firstRequest ??= elapsed;
 		const unfinished = runs.filter((e) => !isFinished(e) && !executions.abandoned.has(e.id));
 		const missing = wait.due.filter((id) => !runs.some((e) => e.workflowId === id));
 		const polled =
@@ -119,15 +126,19 @@ export async function settle(
 			runs.some((e) => e.workflowId === wait.triggerId) ||
 			Date.now() - began > 6_000;
 		const quiet = clock.idleFor(300);
+		if (!missing.length) phases.allListed ??= elapsed;
+		if (!missing.length && !unfinished.length) phases.allEnded ??= elapsed;
+		else phases.allEnded = undefined;
 		// A credential that renews its token paces itself one request short of the limit per window.
 		const paced = clock.pacedUntil(RATE_LIMIT.requests - 1, RATE_LIMIT.windowSeconds * 1000);
 		if (!missing.length && polled && !unfinished.length && quiet)
-			return { realMs: Date.now() - began, nudges, timedOut: false, waitingFor: [] };
+			return { realMs: Date.now() - began, nudges, timedOut: false, waitingFor: [], phases };
 		if (Date.now() - began > wait.timeoutMs) {
 			return {
 				realMs: Date.now() - began,
 				nudges,
 				timedOut: true,
+				phases,
 				waitingFor: [
 					`pacing until ${paced === undefined ? 'none' : new Date(paced).toISOString()}, open ${clock.open}`,
 					...missing.map((id) => `a run of ${id}`),
@@ -148,6 +159,7 @@ export async function settle(
 			Date.now() - lastNudge > 250
 		) {
 			clock.jumpTo(paced + 1_000);
+			wait.wake();
 			nudges += 1;
 			lastNudge = Date.now();
 		}

@@ -25,7 +25,7 @@ import { Executions, settle } from './executions';
 import { DAY, HOUR, planFaults, type FaultRecord } from './faults';
 import { injectFault, Recorder } from './inject';
 import { buildReport, type MonthReport } from './summary';
-import { setUpMonth, type Month } from './setup';
+import { setUpMonth, wake, type Month } from './setup';
 import { ADS_EVERY_HOURS, BALANCE_HOUR, MINUTE } from './workflows';
 
 const args = process.argv.slice(2);
@@ -90,6 +90,7 @@ async function main(): Promise<number> {
 			const before = executions.lastId;
 			const requestsBefore = m.sandbox.requests.length;
 			m.clock.jumpTo(hourStart + MINUTE * 60_000 + 1_000);
+			wake(m);
 			const during = todo
 				.filter((f) => f.when === 'during')
 				.map(async (f) => await injectFault(m, f, hourStart, executions, before, requestsBefore));
@@ -99,6 +100,7 @@ async function main(): Promise<number> {
 				requestsBefore,
 				requests: m.sandbox.requests,
 				timeoutMs: STEP_TIMEOUT_MS,
+				wake: () => wake(m),
 			});
 			faults.push(...(await Promise.all(during)));
 			for (const fault of todo) recorder.afterStep(fault.kind);
@@ -108,7 +110,7 @@ async function main(): Promise<number> {
 			const label = new Date(hourStart).toISOString().slice(0, 13);
 			if (args.includes('--verbose'))
 				console.log(
-					`  ${label}h settled in ${seconds(outcome.realMs)}, ${outcome.nudges} pacing jumps, executions ${executions
+					`  ${label}h settled in ${seconds(outcome.realMs)} (first request ${outcome.phases.firstRequest ?? '-'} ms, runs listed ${outcome.phases.allListed ?? '-'} ms, ended ${outcome.phases.allEnded ?? '-'} ms), ${outcome.nudges} pacing jumps, executions ${executions
 						.since(before)
 						.map((e) => `#${e.id} ${e.status}`)
 						.join(' ')}`,

@@ -18,7 +18,7 @@ import {
 	truthByCampaignHour,
 } from './report';
 import type { Month } from './setup';
-import { SYNC_TABLE } from './workflows';
+import { SYNC_DAYS, SYNC_TABLE } from './workflows';
 
 export interface Goal {
 	goal: string;
@@ -86,9 +86,9 @@ export async function buildReport(input: {
 	const dataRows = tables[0]
 		? await m.n8nDb.query(`SELECT * FROM "${tables[0].schema}"."${tables[0].name}"`)
 		: [];
-	// The sync runs' window starts 2 days before the month's first day.
+	// The first sync run's window reaches SYNC_DAYS - 1 days before the month's first day.
 	const postgres = compareStore(
-		truthByAdDay(m.sandbox, startMs - 2 * DAY, endMs - 1),
+		truthByAdDay(m.sandbox, startMs - (SYNC_DAYS - 1) * DAY, endMs - 1),
 		heldByAdDay(synced),
 	);
 	const hoursTruth = truthByCampaignHour(m.sandbox, startMs, lastPollHour);

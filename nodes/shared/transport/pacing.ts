@@ -14,7 +14,16 @@ interface PathState {
 	/** The turn of the last request waiting: requests on one path start in the order they asked. */
 	queue: Promise<unknown>;
 	waiting: number;
+	/**
+	 * Requests under way that may still be sent again by n8n itself: when a token has just expired,
+	 * n8n renews it and repeats the request, a repeat the pacer never sees. Each holds a place of
+	 * the window until it ends, so that the repeats of requests sent together also fit.
+	 */
+	reserved: number;
 }
+
+/** How often a request waiting only for a reserved place looks again. */
+const RESERVE_POLL_MS = 50;
 
 /** Path states kept before idle ones are dropped (an ad's own path is a path of its own). */
 const MAX_PATHS = 2_000;
@@ -38,7 +47,7 @@ export class Pacer {
 		let state = this.paths.get(key);
 		if (!state) {
 			if (this.paths.size >= MAX_PATHS) this.prune();
-			state = { starts: [], blockedUntil: 0, queue: Promise.resolve(), waiting: 0 };
+			state = { starts: [], blockedUntil: 0, queue: Promise.resolve(), waiting: 0, reserved: 0 };
 			this.paths.set(key, state);
 		}
 		return state;
@@ -48,12 +57,19 @@ export class Pacer {
 		const now = Date.now();
 		for (const [key, state] of this.paths) {
 			const last = state.starts[state.starts.length - 1] ?? 0;
-			if (state.waiting === 0 && state.blockedUntil <= now && last < now - 3_600_000) this.paths.delete(key);
+			if (
+				state.waiting === 0 &&
+				state.reserved === 0 &&
+				state.blockedUntil <= now &&
+				last < now - 3_600_000
+			)
+				this.paths.delete(key);
 		}
 		// Still full: the oldest idle paths go first.
 		for (const [key, state] of this.paths) {
 			if (this.paths.size < MAX_PATHS) break;
-			if (state.waiting === 0 && state.blockedUntil <= now) this.paths.delete(key);
+			if (state.waiting === 0 && state.reserved === 0 && state.blockedUntil <= now)
+				this.paths.delete(key);
 		}
 	}
 
@@ -61,7 +77,7 @@ export class Pacer {
 	 * Waits until one more request may start on this path, records its start and returns how long
 	 * it waited (ms). Requests on one path are let through in the order they asked.
 	 */
-	async admit(key: string, limit: PaceLimit): Promise<number> {
+	async admit(key: string, limit: PaceLimit, reserve = false): Promise<number> {
 		const state = this.state(key);
 		state.waiting++;
 		const turn = state.queue.then(async () => {
@@ -70,11 +86,20 @@ export class Pacer {
 				const now = Date.now();
 				while (state.starts.length && state.starts[0] <= now - limit.windowMs) state.starts.shift();
 				let until = state.blockedUntil;
-				if (state.starts.length >= limit.requests) {
-					until = Math.max(until, state.starts[state.starts.length - limit.requests] + limit.windowMs + Pacer.margin(limit));
+				const places = limit.requests - state.reserved - (reserve ? 1 : 0);
+				if (places <= 0 && state.reserved > 0) {
+					// Every free place is reserved: only a request that ends frees one.
+					until = Math.max(until, now + RESERVE_POLL_MS);
+				} else if (state.starts.length >= Math.max(1, places)) {
+					const oldest = state.starts[state.starts.length - Math.max(1, places)];
+					let free = oldest + limit.windowMs + Pacer.margin(limit);
+					// A request under way that ends frees its reserved place sooner.
+					if (state.reserved > 0) free = Math.min(free, now + RESERVE_POLL_MS);
+					until = Math.max(until, free);
 				}
 				if (until <= now) {
 					state.starts.push(now);
+					if (reserve) state.reserved++;
 					return waited;
 				}
 				await sleep(until - now);
@@ -87,6 +112,17 @@ export class Pacer {
 		} finally {
 			state.waiting--;
 		}
+	}
+
+	/**
+	 * A request admitted with a reserve has ended. If n8n may have sent it again (a renewal happened
+	 * while it was under way), the repeat counts as a start now; otherwise the place is free again.
+	 */
+	release(key: string, repeated: boolean): void {
+		const state = this.paths.get(key);
+		if (!state || state.reserved === 0) return;
+		state.reserved--;
+		if (repeated) state.starts.push(Date.now());
 	}
 
 	/** The API answered 429: nothing more on this path for the rest of the window plus one second. */
@@ -115,12 +151,9 @@ export function paceLimitOf(credentials: ICredentialDataDecryptedObject): PaceLi
 	const windowSeconds = Number(credentials.rateLimitWindow ?? 60);
 	if (!Number.isFinite(requests) || requests < 1) return undefined;
 	if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) return undefined;
-	// A credential that renews its token: when a token has just expired, n8n's request helper renews
-	// it and sends the request again by itself, a request the pacer never sees (and the API may
-	// count the refused one too). One place of each window is kept free for that repeat.
-	const renews = credentials.authMethod === 'password' || credentials.authMethod === 'refreshToken';
-	const allowed = Math.floor(requests) - (renews && requests > 1 ? 1 : 0);
-	return { requests: allowed, windowMs: windowSeconds * 1000 };
+	// A credential that renews its token also needs a place for the repeat n8n sends after a 401:
+	// send() holds one for each request under way (see Pacer.admit), so the whole budget is paced.
+	return { requests: Math.floor(requests), windowMs: windowSeconds * 1000 };
 }
 
 /**
@@ -128,7 +161,11 @@ export function paceLimitOf(credentials: ICredentialDataDecryptedObject): PaceLi
  * URL and user) and the literal URL path. Two credentials of one user share the service's budget
  * without knowing it.
  */
-export function paceKey(node: INode, credentials: ICredentialDataDecryptedObject, url: string): string {
+export function paceKey(
+	node: INode,
+	credentials: ICredentialDataDecryptedObject,
+	url: string,
+): string {
 	const saved = node.credentials?.adCabinetApi?.id;
 	const who = saved ?? `${String(credentials.baseUrl ?? '')}|${String(credentials.username ?? '')}`;
 	let path = url;

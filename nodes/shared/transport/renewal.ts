@@ -198,7 +198,21 @@ export async function renewSession(
 			() => shared.delete(key),
 		);
 	}
-	return { ...(await entry.renewal) };
+	const session = { ...(await entry.renewal) };
+	// Asked after a 401 (a request was already sent with this object): n8n sends it again now.
+	if (wasSent(credentials)) repeats += 1;
+	return session;
+}
+
+/** Requests this process let n8n send again after a 401, with a renewed token. */
+let repeats = 0;
+
+/**
+ * How many requests n8n has sent again after a 401 in this process so far. A request during
+ * which the count did not move was sent once.
+ */
+export function repeatsSoFar(): number {
+	return repeats;
 }
 
 /** Forgets shared renewals, remembered refusals and obtained tokens (tests). */

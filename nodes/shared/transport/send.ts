@@ -13,6 +13,7 @@ import { RUN_DEADLINE_MS, RunDeadlineExceeded, secretsOf, toNodeApiError } from 
 import { DeadlineExceeded, readFailure, TokenRevoked, type Failure } from './failure';
 import type { RequestGate } from './gate';
 import { pacer, type PaceLimit } from './pacing';
+import { repeatsSoFar } from './renewal';
 import { DEFAULT_RETRY, withRetry } from './retry';
 
 /** Every kind of n8n function context a request to the API is made from. */
@@ -66,7 +67,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * deadline cuts the request off at the deadline, and still when the execution is cancelled.
  */
 function withCancelSignal(ctx: RequestContext, signal: AbortSignal): RequestContext {
-	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as RequestContext;
+	return Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as RequestContext;
 }
 
 /**
@@ -80,7 +83,10 @@ async function transmit(
 	renewOn401 = true,
 ): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
-	const own = 'getExecutionCancelSignal' in ctx ? (ctx as IExecuteFunctions).getExecutionCancelSignal() : undefined;
+	const own =
+		'getExecutionCancelSignal' in ctx
+			? (ctx as IExecuteFunctions).getExecutionCancelSignal()
+			: undefined;
 	const cancel = new AbortController();
 	const cut = () => cancel.abort();
 	deadline.addEventListener('abort', cut, { once: true });
@@ -117,8 +123,9 @@ async function transmit(
 					);
 				})();
 	// A request cut off by the deadline fails with n8n's "canceled": it is reported as the deadline.
-	const cutOff = request.catch(async (error: unknown) =>
-		await Promise.reject(deadline.aborted ? new DeadlineExceeded(timeoutMs) : error),
+	const cutOff = request.catch(
+		async (error: unknown) =>
+			await Promise.reject(deadline.aborted ? new DeadlineExceeded(timeoutMs) : error),
 	);
 	try {
 		return await Promise.race([cutOff, expired]);
@@ -159,7 +166,11 @@ async function transmitOrReadAgain(
  * Rules that must hold for every request live here: the gate on requests in flight, retries of
  * reads on transient failures, and the mapping of failures to errors that stand alone.
  */
-export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: SendPolicy<T>): Promise<T> {
+export async function send<T>(
+	ctx: RequestContext,
+	outgoing: Outgoing,
+	policy: SendPolicy<T>,
+): Promise<T> {
 	const gate = policy.gate;
 	let generation = 0;
 	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -169,13 +180,21 @@ export async function send<T>(ctx: RequestContext, outgoing: Outgoing, policy: S
 			if (gate) generation = await gate.acquire();
 			let answer: unknown;
 			try {
+				// With a credential that renews itself, n8n may send the request a second time after a
+				// 401: a place is kept for that repeat while the request is under way.
+				const reserve = policy.renews === true;
+				const repeatsBefore = repeatsSoFar();
 				if (pace) {
-					const waited = await pacer.admit(pace.key, pace.limit);
+					const waited = await pacer.admit(pace.key, pace.limit, reserve);
 					if (waited > 0) pace.onWait?.(waited);
 				}
-				const left = (policy.runEndsAt ?? Infinity) - Date.now();
-				if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
-				answer = await transmitOrReadAgain(ctx, outgoing, Math.min(timeoutMs, left), policy);
+				try {
+					const left = (policy.runEndsAt ?? Infinity) - Date.now();
+					if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
+					answer = await transmitOrReadAgain(ctx, outgoing, Math.min(timeoutMs, left), policy);
+				} finally {
+					if (pace && reserve) pacer.release(pace.key, repeatsSoFar() !== repeatsBefore);
+				}
 			} finally {
 				gate?.release();
 			}

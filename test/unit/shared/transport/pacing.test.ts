@@ -37,6 +37,85 @@ describe('Pacer: a sliding window per credential and path', () => {
 		}
 	});
 
+	describe('a place kept for the repeat n8n sends after a 401', () => {
+		const LIMIT9 = { requests: 9, windowMs: 60_000 };
+		const LIMIT10 = { requests: 10, windowMs: 60_000 };
+		const KEY = 'cred|/api/v2/advertisement/';
+
+		function startReserving(pacer: Pacer, count: number): number[] {
+			const started: number[] = [];
+			for (let i = 0; i < count; i++) void pacer.admit(KEY, LIMIT9, true).then(() => started.push(Date.now()));
+			return started;
+		}
+
+		test('requests sent together take two places each, so that their repeats fit in the window too', async () => {
+			const pacer = new Pacer();
+			const t0 = Date.now();
+			const started = startReserving(pacer, 9);
+			await jest.advanceTimersByTimeAsync(0);
+			// 4 requests and their 4 possible repeats are 8 of the 9 places; a 5th would need 10.
+			expect(started).toEqual([t0, t0, t0, t0]);
+			await jest.advanceTimersByTimeAsync(5_000);
+			expect(started).toHaveLength(4);
+		});
+
+		test('a request that ends without a renewal frees its reserved place at once', async () => {
+			const pacer = new Pacer();
+			const started = startReserving(pacer, 6);
+			await jest.advanceTimersByTimeAsync(0);
+			expect(started).toHaveLength(4);
+			pacer.release(KEY, false);
+			await jest.advanceTimersByTimeAsync(100);
+			expect(started).toHaveLength(5);
+			// 5 starts and 3 reserves are 8 places: the 6th needs two.
+			pacer.release(KEY, false);
+			await jest.advanceTimersByTimeAsync(100);
+			expect(started).toHaveLength(5);
+			pacer.release(KEY, false);
+			await jest.advanceTimersByTimeAsync(100);
+			expect(started).toHaveLength(6);
+		});
+
+		test('a request that may have been repeated counts its repeat as a start in the window', async () => {
+			const pacer = new Pacer();
+			const t0 = Date.now();
+			const started = startReserving(pacer, 5);
+			await jest.advanceTimersByTimeAsync(0);
+			for (let i = 0; i < 4; i++) pacer.release(KEY, true);
+			await jest.advanceTimersByTimeAsync(1_000);
+			// 8 starts in the window (4 requests, 4 repeats): the 5th, with its reserve, waits for the window.
+			expect(started).toHaveLength(4);
+			await jest.advanceTimersByTimeAsync(LIMIT9.windowMs);
+			expect(started).toHaveLength(5);
+			expect(started[4]).toBeGreaterThanOrEqual(t0 + LIMIT9.windowMs);
+		});
+
+		test('one request after another: 9 of 10 places start in a window, the 10th is the running one\'s reserve', async () => {
+			const pacer = new Pacer();
+			const t0 = Date.now();
+			const started: number[] = [];
+			void (async () => {
+				for (let i = 0; i < 10; i++) {
+					await pacer.admit(KEY, LIMIT10, true);
+					started.push(Date.now());
+					pacer.release(KEY, false);
+				}
+			})();
+			await jest.advanceTimersByTimeAsync(0);
+			expect(started).toEqual(Array(9).fill(t0));
+			await jest.advanceTimersByTimeAsync(LIMIT10.windowMs + 1_000);
+			expect(started[9]).toBeGreaterThanOrEqual(t0 + LIMIT10.windowMs);
+		});
+
+		test('without a reserve the pacer lets the whole limit through, as before', async () => {
+			const pacer = new Pacer();
+			const started: number[] = [];
+			for (let i = 0; i < 10; i++) void pacer.admit(KEY, LIMIT9).then(() => started.push(Date.now()));
+			await jest.advanceTimersByTimeAsync(0);
+			expect(started).toHaveLength(9);
+		});
+	});
+
 	test('two paths and two credentials each have their own budget', async () => {
 		const pacer = new Pacer();
 		const a = startMany(pacer, 'cred-1|/api/advertisement/telegram/1', 3);
@@ -79,8 +158,9 @@ describe('the credential decides the limit and the budget', () => {
 		expect(paceLimitOf({ rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(paceLimitOf({ rateLimitRequests: 0, rateLimitWindow: 60 })).toBeUndefined();
 		expect(paceLimitOf({})).toBeUndefined();
-		// A credential that renews its token keeps one place a window for n8n's own repeat after renewing.
-		expect(paceLimitOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 9, windowMs: 60_000 });
+		// The whole budget also with a credential that renews its token: send() holds the place for n8n's
+		// own repeat after renewing only while a request is under way.
+		expect(paceLimitOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(paceLimitOf({ authMethod: 'refreshToken', rateLimitRequests: 1, rateLimitWindow: 60 })).toEqual({ requests: 1, windowMs: 60_000 });
 		expect(paceLimitOf({ authMethod: 'accessToken', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(pacingFor(node('7'), { rateLimitRequests: 0 }, 'https://client.adstat.pro/api/kktu')).toBeUndefined();

@@ -4,6 +4,7 @@ import {
 	bearerTokenOf,
 	forgetSharedRenewals,
 	renewSession,
+	repeatsSoFar,
 	SESSION,
 } from '../../../../nodes/shared/transport/renewal';
 import { markSent } from '../../../../nodes/shared/transport/session';
@@ -234,5 +235,31 @@ describe('renewal under faults', () => {
 		);
 		expect(error.message).not.toContain('pasted-access');
 		expect(httpRequest).not.toHaveBeenCalled();
+	});
+});
+
+describe('renewal: the requests n8n sends again, counted for the pacer', () => {
+	test('a renewal asked after a 401 counts one repeat; one asked before the first request counts none', async () => {
+		const { self } = helper(() => ({ access_token: 'acc-7', refresh_token: 'ref-7' }));
+		const before = repeatsSoFar();
+		// n8n asks before the first request when the hidden token is empty: nothing was sent yet.
+		await renewSession.call(self, passwordCredential());
+		expect(repeatsSoFar()).toBe(before);
+		// After a 401 n8n hands preAuthentication the object the refused request was sent with.
+		const sent = signedIn(passwordCredential());
+		markSent(sent);
+		await renewSession.call(self, sent);
+		expect(repeatsSoFar()).toBe(before + 1);
+	});
+
+	test('a renewal that fails counts no repeat: n8n does not send the request again', async () => {
+		const { self } = helper(() => {
+			throw httpError(401, { detail: 'Invalid credentials' });
+		});
+		const before = repeatsSoFar();
+		const sent = passwordCredential();
+		markSent(sent);
+		await expect(renewSession.call(self, sent)).rejects.toThrow();
+		expect(repeatsSoFar()).toBe(before);
 	});
 });
