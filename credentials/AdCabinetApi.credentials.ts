@@ -8,7 +8,14 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { bearerTokenOf, markSent, renewSession, SESSION } from '../nodes/shared/transport/renewal';
+import {
+	bearerTokenOf,
+	heldBack,
+	markSent,
+	renewSession,
+	SESSION,
+} from '../nodes/shared/transport/renewal';
+import { noteSend } from '../nodes/shared/transport/sends';
 
 // Both addresses are validated as http(s) URLs; a trailing slash is tolerated and stripped where used.
 const HTTP_URL = '^https?://[^\\s/]+(/[^\\s]*)?$';
@@ -198,6 +205,13 @@ export class AdCabinetApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 		},
+		// A refused sign-in (when, until when, what the API said), read by every n8n process.
+		{
+			displayName: 'Session Refusal',
+			name: SESSION.refusal,
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	// Sign-in: POST {baseUrl}/api/v2/login (form body); refresh: GET {baseUrl}/api/v2/access-token.
@@ -213,6 +227,9 @@ export class AdCabinetApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		// A refused sign-in of these very username and password, within its pause: nothing is sent.
+		const refused = heldBack(credentials);
+		if (refused) throw refused;
 		const token = bearerTokenOf(credentials);
 		// preAuthentication then knows it was asked after a 401: with Access Token the pasted token
 		// was refused; otherwise n8n sends the request again with the renewed token (see renewSession).
@@ -220,7 +237,10 @@ export class AdCabinetApi implements ICredentialType {
 		const headers = { ...(requestOptions.headers ?? {}) };
 		// No token yet for these fields: the API answers 401 and n8n renews, then repeats once.
 		if (token !== '') headers.Authorization = `Bearer ${token}`;
-		return { ...requestOptions, headers };
+		const authenticated = { ...requestOptions, headers };
+		// Counts each send of the request, n8n's own repeat after a renewal included, for the pacer.
+		noteSend(requestOptions, authenticated);
+		return authenticated;
 	}
 
 	// GET /api/report/objects takes no parameters and needs only a valid token, so it tests nothing else. With

@@ -101,6 +101,7 @@ async function main(): Promise<number> {
 				requests: m.sandbox.requests,
 				timeoutMs: STEP_TIMEOUT_MS,
 				wake: () => wake(m),
+				pacedFlowId: m.flows.ads.id,
 			});
 			faults.push(...(await Promise.all(during)));
 			for (const fault of todo) recorder.afterStep(fault.kind);

@@ -148,10 +148,11 @@ export async function refusedPassword(stage: RenewalStage): Promise<RefusedFigur
 	console.log(
 		`      after the edit: ${figures.afterEdit.signIns} sign-in(s), a scheduled run ${succeeded ? 'succeeded' : 'did not succeed'}`,
 	);
-	// Processes that may sign in: the one n8n, or main (the trigger) and the worker (the schedule).
+	// Processes that may sign in before either has stored the refusal: the one n8n, or main (the
+	// trigger) and the worker (the schedule).
 	const processes = stage.queue ? 2 : 1;
 	await checks.check(
-		`three scheduled runs with a refused password sent at most ${processes} sign-in request(s) (one per n8n process: the refusal is remembered), and the edited credential signed in at once`,
+		`three scheduled runs with a refused password sent at most ${processes} sign-in request(s) (the refusal is kept in the credential for every process; two may meet the password at the same moment), and the edited credential signed in at once`,
 		() => {
 			assert.equal(runs.length, 3, 'three scheduled runs');
 			assert.deepEqual(

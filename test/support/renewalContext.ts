@@ -1,5 +1,11 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
-import { RenewalFailed, SESSION, sessionOwner } from '../../nodes/shared/transport/renewal';
+import { AdCabinetApi } from '../../credentials/AdCabinetApi.credentials';
+import {
+	RenewalFailed,
+	renewSession,
+	SESSION,
+	sessionOwner,
+} from '../../nodes/shared/transport/renewal';
 
 /** Credentials and a stand-in request helper for the session renewal (preAuthentication) tests. */
 export const BASE = 'https://client.example.test';
@@ -49,4 +55,19 @@ export async function failureOf(promise: Promise<unknown>): Promise<RenewalFaile
 	);
 	expect(error).toBeInstanceOf(RenewalFailed);
 	return error as RenewalFailed;
+}
+
+/**
+ * What n8n does before a request: preAuthentication, its output merged into the credential (and
+ * stored), then the credential's authenticate, which reports a refused sign-in instead of sending.
+ * Resolves with the merged credential.
+ */
+export async function beforeRequest(
+	self: ReturnType<typeof helper>['self'],
+	credentials: ICredentialDataDecryptedObject,
+): Promise<ICredentialDataDecryptedObject> {
+	const output = await renewSession.call(self as never, credentials);
+	const merged = { ...credentials, ...output } as ICredentialDataDecryptedObject;
+	await new AdCabinetApi().authenticate(merged, { url: `${BASE}/api/report/objects` });
+	return merged;
 }

@@ -115,14 +115,15 @@ export class Pacer {
 	}
 
 	/**
-	 * A request admitted with a reserve has ended. If n8n may have sent it again (a renewal happened
-	 * while it was under way), the repeat counts as a start now; otherwise the place is free again.
+	 * A request admitted with a reserve has ended. Each time n8n sent it again (after renewing the
+	 * token) counts as a start now; the reserved place is free again.
 	 */
-	release(key: string, repeated: boolean): void {
+	release(key: string, sentAgain: number): void {
 		const state = this.paths.get(key);
 		if (!state || state.reserved === 0) return;
 		state.reserved--;
-		if (repeated) state.starts.push(Date.now());
+		const now = Date.now();
+		for (let i = 0; i < sentAgain; i++) state.starts.push(now);
 	}
 
 	/** The API answered 429: nothing more on this path for the rest of the window plus one second. */

@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { hash, randomKey, signInFields } from './session';
+import { hash, ownsSession, randomKey, SESSION, signInFields, text } from './session';
 
 /** The first pause after a refused sign-in or refresh token; it doubles with each refusal. */
 export const FIRST_PAUSE_MS = 5 * 60_000;
@@ -39,9 +39,17 @@ export function refusalInForce(key: string, now = Date.now()): Refusal | undefin
 	return refusal && refusal.until > now ? refusal : undefined;
 }
 
-/** The API refused these fields: no attempt with them for 5 minutes, doubling to 1 hour. */
-export function rememberRefusal(key: string, said: string, now = Date.now()): Refusal {
-	const before = refusals.get(key);
+/**
+ * The API refused these fields: no attempt with them for 5 minutes, doubling to 1 hour. `stored`
+ * is the refusal another process kept in the credential for the same fields, if any.
+ */
+export function rememberRefusal(
+	key: string,
+	said: string,
+	now = Date.now(),
+	stored?: Refusal,
+): Refusal {
+	const before = refusals.get(key) ?? stored;
 	const pauseMs = before ? Math.min(MAX_PAUSE_MS, before.pauseMs * 2) : FIRST_PAUSE_MS;
 	const refusal = { at: now, until: now + pauseMs, pauseMs, said };
 	refusals.delete(key);
@@ -58,6 +66,7 @@ export function forgetRefusal(key: string): void {
 /** Forgets every refusal (tests). */
 export function forgetRefusals(): void {
 	refusals.clear();
+	reported.clear();
 }
 
 /** "23:15:04 UTC": when the API refused, or when the next attempt is allowed. */
@@ -73,4 +82,52 @@ export function duration(ms: number): string {
 	if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 	const hours = Math.round((minutes / 60) * 10) / 10;
 	return `${hours} hour${hours === 1 ? '' : 's'}`;
+}
+
+/** A refusal as the credential keeps it (see storedRefusal). */
+export function refusalText(refusal: Refusal): string {
+	return JSON.stringify(refusal);
+}
+
+/** The refusal kept in the credential, if the text is one. */
+export function parseRefusal(text: string): Refusal | undefined {
+	try {
+		const value = JSON.parse(text) as Partial<Refusal>;
+		const { at, until, pauseMs, said } = value;
+		if (
+			[at, until, pauseMs].every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+			typeof said === 'string'
+		) {
+			return { at: at as number, until: until as number, pauseMs: pauseMs as number, said };
+		}
+	} catch {
+		// Not a refusal: nothing is held back.
+	}
+	return undefined;
+}
+
+/**
+ * The refused sign-in the credential holds for the fields it has now, if any: another process
+ * (or an earlier run) was refused these very username and password. The access token is then
+ * empty, so n8n asks preAuthentication before every request, which holds it back.
+ */
+export function storedRefusal(credentials: ICredentialDataDecryptedObject): Refusal | undefined {
+	if (text(credentials, SESSION.token) !== '' || !ownsSession(credentials)) return undefined;
+	return parseRefusal(text(credentials, SESSION.refusal));
+}
+
+/** Refusals this process has already reported once (by when they happened). */
+const reported = new Set<number>();
+
+/**
+ * Whether this is the first report of a refusal this very process met: its message then says
+ * the pause has just begun; every later one says the sign-in was held back.
+ */
+export function firstReport(refusal: Refusal): boolean {
+	if (reported.has(refusal.at)) return false;
+	const own = [...refusals.values()].some((r) => r.at === refusal.at);
+	if (!own) return false;
+	if (reported.size >= MAX_KEPT) reported.clear();
+	reported.add(refusal.at);
+	return true;
 }

@@ -3,11 +3,13 @@ import type { Failure } from './failure';
 import { forgetObtained, rememberObtained } from './obtainedTokens';
 import { signIn } from './signIn';
 import {
+	firstReport,
 	forgetRefusal,
 	forgetRefusals,
 	refusalInForce,
 	refusalKey,
 	rememberRefusal,
+	storedRefusal,
 } from './refusals';
 import {
 	ACCESS_TOKEN_REFUSED,
@@ -16,6 +18,7 @@ import {
 	NOT_PERFORMED,
 	RenewalFailed,
 	refusedRefreshToken,
+	refusedSignIn,
 	said,
 	SIGN_IN_STEP,
 } from './renewalMessages';
@@ -199,9 +202,20 @@ export async function renewSession(
 		);
 	}
 	const session = { ...(await entry.renewal) };
-	// Asked after a 401 (a request was already sent with this object): n8n sends it again now.
-	if (wasSent(credentials)) repeats += 1;
+	// Asked after a 401 (a request was already sent with this object): n8n sends it again now,
+	// unless the session holds a refused sign-in, which authenticate reports instead of sending.
+	if (wasSent(credentials) && session[SESSION.token] !== '') repeats += 1;
 	return session;
+}
+
+/**
+ * The error for a request that must not be sent: the credential holds a refused sign-in of its
+ * username and password, and the pause after it is not over. Undefined when it may be sent.
+ */
+export function heldBack(credentials: ICredentialDataDecryptedObject): RenewalFailed | undefined {
+	const refusal = storedRefusal(credentials);
+	if (!refusal || refusal.until <= Date.now()) return undefined;
+	return new RenewalFailed('sign-in', refusedSignIn(refusal, !firstReport(refusal)));
 }
 
 /** Requests this process let n8n send again after a 401, with a renewed token. */

@@ -14,6 +14,7 @@ import { DeadlineExceeded, readFailure, TokenRevoked, type Failure } from './fai
 import type { RequestGate } from './gate';
 import { pacer, type PaceLimit } from './pacing';
 import { repeatsSoFar } from './renewal';
+import { sendsOf } from './sends';
 import { DEFAULT_RETRY, withRetry } from './retry';
 
 /** Every kind of n8n function context a request to the API is made from. */
@@ -81,6 +82,7 @@ async function transmit(
 	outgoing: Outgoing,
 	timeoutMs: number,
 	renewOn401 = true,
+	sent: object[] = [],
 ): Promise<unknown> {
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const own =
@@ -110,14 +112,16 @@ async function transmit(
 				})
 			: (async () => {
 					const bounded = withCancelSignal(ctx, cancel.signal);
+					const options = {
+						...outgoing.http,
+						// The token must never follow a redirect to another host: a 3xx is an error.
+						disableFollowRedirect: true,
+					};
+					sent.push(options);
 					return await bounded.helpers.httpRequestWithAuthentication.call(
 						bounded,
 						CREDENTIAL_TYPE,
-						{
-							...outgoing.http,
-							// The token must never follow a redirect to another host: a 3xx is an error.
-							disableFollowRedirect: true,
-						},
+						options,
 						// No status at all: a 401 is not met with yet another renewal.
 						renewOn401 ? undefined : { preAuthenticationRetryStatusCode: [] },
 					);
@@ -148,13 +152,14 @@ async function transmitOrReadAgain(
 	outgoing: Outgoing,
 	timeoutMs: number,
 	policy: { renews?: boolean; runEndsAt?: number },
+	sent: object[] = [],
 ): Promise<unknown> {
-	return await transmit(ctx, outgoing, timeoutMs).catch(async (error: unknown) => {
+	return await transmit(ctx, outgoing, timeoutMs, true, sent).catch(async (error: unknown) => {
 		const rest = (policy.runEndsAt ?? Infinity) - Date.now();
 		if (!policy.renews || readFailure(error).status !== 401 || rest <= 0) {
 			return await Promise.reject(error);
 		}
-		return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false).catch(
+		return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false, sent).catch(
 			async (again: unknown) =>
 				await Promise.reject(readFailure(again).status === 401 ? new TokenRevoked() : again),
 		);
@@ -188,12 +193,19 @@ export async function send<T>(
 					const waited = await pacer.admit(pace.key, pace.limit, reserve);
 					if (waited > 0) pace.onWait?.(waited);
 				}
+				const sent: object[] = [];
 				try {
 					const left = (policy.runEndsAt ?? Infinity) - Date.now();
 					if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
-					answer = await transmitOrReadAgain(ctx, outgoing, Math.min(timeoutMs, left), policy);
+					answer = await transmitOrReadAgain(
+						ctx,
+						outgoing,
+						Math.min(timeoutMs, left),
+						policy,
+						sent,
+					);
 				} finally {
-					if (pace && reserve) pacer.release(pace.key, repeatsSoFar() !== repeatsBefore);
+					if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
 				}
 			} finally {
 				gate?.release();
@@ -220,6 +232,19 @@ export async function send<T>(
 			}
 		},
 	);
+}
+
+/**
+ * How many times a request was sent after its first send: counted by the credential's hook where
+ * the package built the options itself. A declarative request's options are built by n8n and not
+ * seen here: it counts as sent again if n8n sent any request of this process again meanwhile.
+ */
+function sendsBeyondFirst(sent: object[], repeatsBefore: number): number {
+	const counts = sent.map(sendsOf);
+	if (counts.length > 0 && counts.every((count) => count !== undefined)) {
+		return Math.max(0, counts.reduce((sum, count) => sum + (count ?? 0), 0) - 1);
+	}
+	return repeatsSoFar() !== repeatsBefore ? 1 : 0;
 }
 
 /**

@@ -22,6 +22,11 @@ export const SESSION = {
 	owner: 'sessionFor',
 	/** The random key of that fingerprint, so that the fingerprint tells nothing of the password. */
 	key: 'sessionKey',
+	/**
+	 * A refused sign-in, kept in the credential so that every n8n process (main and each queue-mode
+	 * worker) holds back the same username and password until the pause is over or they are edited.
+	 */
+	refusal: 'sessionRefusal',
 } as const;
 
 /**

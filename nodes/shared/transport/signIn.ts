@@ -1,6 +1,13 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { rememberObtained } from './obtainedTokens';
-import { forgetRefusal, refusalInForce, refusalKey, rememberRefusal } from './refusals';
+import {
+	forgetRefusal,
+	refusalInForce,
+	refusalKey,
+	refusalText,
+	rememberRefusal,
+	storedRefusal,
+} from './refusals';
 import {
 	addressTrouble,
 	CREDENTIAL,
@@ -17,8 +24,9 @@ export const SIGN_IN_PATH = '/api/v2/login';
 
 /**
  * Signs in with the credential's username and password and returns the session with both tokens.
- * A refused sign-in is remembered, so the same username and password are not sent again until the
- * credential is edited or the pause is over; an empty field is said before anything is sent.
+ * A refused sign-in returns a session that holds the refusal instead: n8n stores it in the
+ * credential, so no process sends the same username and password again until the credential is
+ * edited or the pause is over. An empty field is said before anything is sent.
  */
 export async function signIn(
 	helper: HttpHelper,
@@ -41,7 +49,9 @@ export async function signIn(
 		);
 	}
 	const fingerprint = refusalKey(credentials);
-	const refused = refusalInForce(fingerprint);
+	const stored = storedRefusal(credentials);
+	const refused =
+		refusalInForce(fingerprint) ?? (stored && stored.until > Date.now() ? stored : undefined);
 	if (refused) throw new RenewalFailed('sign-in', refusedSignIn(refused, true));
 	const url = `${baseUrl}${SIGN_IN_PATH}`;
 	const secrets = secretsIn(credentials);
@@ -60,8 +70,17 @@ export async function signIn(
 	if ('failure' in result) {
 		const failure = result.failure;
 		if (failure.status === 401 || failure.status === 403) {
-			const refusal = rememberRefusal(fingerprint, said(failure, secrets));
-			throw new RenewalFailed('sign-in', refusedSignIn(refusal, false));
+			const refusal = rememberRefusal(fingerprint, said(failure, secrets), Date.now(), stored);
+			// Not thrown here: returned, n8n keeps it in the credential, where every process reads it,
+			// and the credential's authenticate reports it instead of sending the request. The access
+			// token stays empty, so n8n asks preAuthentication again before each request: that holds
+			// the same fields back until the pause is over, and signs in at once when they are edited.
+			return {
+				...session,
+				[SESSION.token]: '',
+				[SESSION.refreshToken]: '',
+				[SESSION.refusal]: refusalText(refusal),
+			};
 		}
 		const address = addressTrouble(SIGN_IN_STEP, url, failure, secrets, result.attempts);
 		throw new RenewalFailed(
@@ -84,5 +103,6 @@ export async function signIn(
 		...session,
 		[SESSION.token]: access,
 		[SESSION.refreshToken]: typeof refresh === 'string' ? refresh : '',
+		[SESSION.refusal]: '',
 	};
 }

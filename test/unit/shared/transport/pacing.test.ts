@@ -64,14 +64,14 @@ describe('Pacer: a sliding window per credential and path', () => {
 			const started = startReserving(pacer, 6);
 			await jest.advanceTimersByTimeAsync(0);
 			expect(started).toHaveLength(4);
-			pacer.release(KEY, false);
+			pacer.release(KEY, 0);
 			await jest.advanceTimersByTimeAsync(100);
 			expect(started).toHaveLength(5);
 			// 5 starts and 3 reserves are 8 places: the 6th needs two.
-			pacer.release(KEY, false);
+			pacer.release(KEY, 0);
 			await jest.advanceTimersByTimeAsync(100);
 			expect(started).toHaveLength(5);
-			pacer.release(KEY, false);
+			pacer.release(KEY, 0);
 			await jest.advanceTimersByTimeAsync(100);
 			expect(started).toHaveLength(6);
 		});
@@ -81,7 +81,7 @@ describe('Pacer: a sliding window per credential and path', () => {
 			const t0 = Date.now();
 			const started = startReserving(pacer, 5);
 			await jest.advanceTimersByTimeAsync(0);
-			for (let i = 0; i < 4; i++) pacer.release(KEY, true);
+			for (let i = 0; i < 4; i++) pacer.release(KEY, 1);
 			await jest.advanceTimersByTimeAsync(1_000);
 			// 8 starts in the window (4 requests, 4 repeats): the 5th, with its reserve, waits for the window.
 			expect(started).toHaveLength(4);
@@ -98,7 +98,7 @@ describe('Pacer: a sliding window per credential and path', () => {
 				for (let i = 0; i < 10; i++) {
 					await pacer.admit(KEY, LIMIT10, true);
 					started.push(Date.now());
-					pacer.release(KEY, false);
+					pacer.release(KEY, 0);
 				}
 			})();
 			await jest.advanceTimersByTimeAsync(0);

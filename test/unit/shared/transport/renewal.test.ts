@@ -7,10 +7,12 @@ import {
 	repeatsSoFar,
 	SESSION,
 } from '../../../../nodes/shared/transport/renewal';
+import { forgetRefusals } from '../../../../nodes/shared/transport/refusals';
 import { markSent } from '../../../../nodes/shared/transport/session';
 import { deferred, httpError, settle } from '../../../support/fakeContext';
 import {
 	BASE,
+	beforeRequest,
 	failureOf,
 	helper,
 	login,
@@ -149,7 +151,7 @@ describe('requests that find the same expired token at once share one renewal', 
 		for (const output of outputs) expect(output[SESSION.token]).toBe('acc-6');
 	});
 
-	test('a failed sign-in is shared by the requests waiting on it, then remembered until the credential is edited', async () => {
+	test('a refused sign-in is shared by the requests waiting on it, kept in the credential for every process, and edited fields sign in at once', async () => {
 		let refuse = true;
 		const { self, httpRequest } = helper(() => {
 			if (refuse) throw httpError(401, { detail: 'Incorrect username or password' });
@@ -157,23 +159,47 @@ describe('requests that find the same expired token at once share one renewal', 
 		});
 		const credentials = passwordCredential();
 		const both = await Promise.allSettled([
-			renewSession.call(self, credentials),
-			renewSession.call(self, credentials),
+			beforeRequest(self, credentials),
+			beforeRequest(self, credentials),
 		]);
 		expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
 		expect(httpRequest).toHaveBeenCalledTimes(1);
+		// What n8n stored: no token, the refusal, and whose fields it was.
+		const stored = {
+			...credentials,
+			...(await renewSession.call(self, credentials)),
+		} as ICredentialDataDecryptedObject;
+		expect(stored[SESSION.token]).toBe('');
+		expect(JSON.parse(String(stored[SESSION.refusal]))).toMatchObject({ pauseMs: 5 * 60_000 });
 		await settle();
 		refuse = false;
-		// The same username and password are not sent again within the pause...
-		await expect(renewSession.call(self, credentials)).rejects.toThrow(
-			/n8n did not send the sign-in again/,
-		);
+		// Another process, which never met the refusal, does not send the same fields within the pause...
+		forgetRefusals();
+		await expect(beforeRequest(self, stored)).rejects.toThrow(/n8n did not send the sign-in again/);
 		expect(httpRequest).toHaveBeenCalledTimes(1);
-		// ...but an edited credential is.
-		await expect(
-			renewSession.call(self, { ...credentials, password: 'the-new-one' }),
-		).resolves.toMatchObject({ [SESSION.token]: 'acc-7' });
+		// ...but an edited credential is sent at once.
+		const edited = await beforeRequest(self, { ...stored, password: 'the-new-one' });
+		expect(edited).toMatchObject({ [SESSION.token]: 'acc-7', [SESSION.refusal]: '' });
 		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('after the pause the stored refusal lets one sign-in through, and a second refusal doubles the pause', async () => {
+		const { self, httpRequest } = helper(() => {
+			throw httpError(401, { detail: 'Incorrect username or password' });
+		});
+		const first = {
+			...passwordCredential(),
+			...(await renewSession.call(self, passwordCredential())),
+		} as ICredentialDataDecryptedObject;
+		forgetRefusals();
+		const later = Date.now() + 5 * 60_000 + 1;
+		jest.spyOn(Date, 'now').mockReturnValue(later);
+		const second = await renewSession.call(self, first);
+		expect(httpRequest).toHaveBeenCalledTimes(2);
+		expect(JSON.parse(String(second[SESSION.refusal]))).toMatchObject({
+			pauseMs: 10 * 60_000,
+			at: later,
+		});
 	});
 });
 
@@ -252,12 +278,17 @@ describe('renewal: the requests n8n sends again, counted for the pacer', () => {
 		expect(repeatsSoFar()).toBe(before + 1);
 	});
 
-	test('a renewal that fails counts no repeat: n8n does not send the request again', async () => {
+	test('a renewal that fails, or holds a refused sign-in, counts no repeat: n8n does not send the request again', async () => {
 		const { self } = helper(() => {
 			throw httpError(401, { detail: 'Invalid credentials' });
 		});
 		const before = repeatsSoFar();
-		const sent = passwordCredential();
+		const refused = passwordCredential();
+		markSent(refused);
+		const output = await renewSession.call(self, refused);
+		expect(output[SESSION.refusal]).not.toBe('');
+		expect(repeatsSoFar()).toBe(before);
+		const sent = passwordCredential({ username: '' });
 		markSent(sent);
 		await expect(renewSession.call(self, sent)).rejects.toThrow();
 		expect(repeatsSoFar()).toBe(before);

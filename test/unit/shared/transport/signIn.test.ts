@@ -9,6 +9,7 @@ import {
 import { httpError, networkError } from '../../../support/fakeContext';
 import {
 	BASE,
+	beforeRequest,
 	failureOf,
 	helper,
 	PASSWORD,
@@ -42,6 +43,8 @@ describe('sign-in with username and password', () => {
 			[SESSION.refreshToken]: 'ref-1',
 			[SESSION.owner]: sessionOwner(credentials, String(output[SESSION.key])),
 			[SESSION.key]: expect.stringMatching(/^[0-9a-z]{16,}$/),
+			// A refusal kept from before is cleared.
+			[SESSION.refusal]: '',
 		});
 		// The obtained token is what requests then carry.
 		expect(bearerTokenOf({ ...credentials, ...output } as ICredentialDataDecryptedObject)).toBe(
@@ -61,7 +64,7 @@ describe('sign-in with username and password', () => {
 		const { self, httpRequest } = helper(() => {
 			throw httpError(401, { detail: 'Incorrect username or password', status_code: 401 });
 		});
-		const error = await failureOf(renewSession.call(self, passwordCredential()));
+		const error = await failureOf(beforeRequest(self, passwordCredential()));
 		expect(error.message).toMatch(
 			/^Sign-in to the Ad Cabinet API failed: the API refused the username or password \(401: Incorrect username or password\)\. Check Username and Password in the Ad Cabinet API credential \(the ones you sign in to the cabinet with\), save it and run again: n8n tries this username and password again at \d\d:\d\d:\d\d UTC \(in 5 minutes\), not before, so that repeated attempts do not lock the account\. Editing the credential tries again at once\. The request itself was not performed, so running it again after the fix is safe\.$/,
 		);
