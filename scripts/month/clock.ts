@@ -32,6 +32,8 @@ export class SimClock {
 	/** Simulated arrival times of the latest requests of each path, newest last. */
 	private readonly arrivals = new Map<string, number[]>();
 	jumps = 0;
+	/** The simulated time of every sign-in request, in the order they arrived. */
+	readonly signIns: number[] = [];
 
 	constructor(
 		readonly file: string,
@@ -72,6 +74,7 @@ export class SimClock {
 		const server = (sandbox as unknown as { http: { server: Server } }).http.server;
 		server.on('request', (req, res) => {
 			const path = (req.url ?? '').split('?')[0].replace(/\/$/, '');
+			if (path.endsWith('/api/v2/login')) this.signIns.push(this.now());
 			const list = this.arrivals.get(path) ?? [];
 			list.push(this.now());
 			if (list.length > 50) list.shift();

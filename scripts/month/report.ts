@@ -137,7 +137,8 @@ export function triggerFigures(
 	};
 }
 
-export function apiFigures(sandbox: Sandbox) {
+/** `signInTimes`: the simulated time of each sign-in request, in order (the log keeps real time). */
+export function apiFigures(sandbox: Sandbox, signInTimes: readonly number[]) {
 	const requests = apiRequests(sandbox);
 	return {
 		requests: requests.length,
@@ -149,15 +150,11 @@ export function apiFigures(sandbox: Sandbox) {
 		// Each sign-in's simulated time and answer, so that every one can be put down to its cause.
 		signInsAt: requests
 			.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH)
-			.map((r) => `${new Date(r.receivedAt ?? 0).toISOString().slice(0, 16)} ${r.status}`),
+			.map((r, i) => `${new Date(signInTimes[i] ?? 0).toISOString().slice(0, 16)} ${r.status}`),
 		answers429ByPath: countBy(
 			requests.filter((r) => r.status === 429),
 			(r) => r.path,
 		),
-		first429s: requests
-			.filter((r) => r.status === 429)
-			.slice(0, 5)
-			.map((r) => describe429(requests, r)),
 	};
 }
 
@@ -165,27 +162,6 @@ function countBy<T>(list: T[], key: (item: T) => string): Record<string, number>
 	const counts: Record<string, number> = {};
 	for (const item of list) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
 	return counts;
-}
-
-/**
- * A 429 with what the limit saw: the requests to its path in the 60 s before it, each as seconds
- * before it and its answer, so the one too many shows.
- */
-function describe429(requests: ReturnType<typeof apiRequests>, answer: (typeof requests)[number]) {
-	const at = answer.receivedAt ?? 0;
-	const window = requests.filter(
-		(r) =>
-			r.path === answer.path &&
-			r.seq < answer.seq &&
-			r.receivedAt !== undefined &&
-			r.receivedAt > at - 60_000,
-	);
-	return {
-		at: new Date(at).toISOString(),
-		path: answer.path,
-		inWindow: window.length,
-		window: window.map((r) => `-${((at - (r.receivedAt ?? 0)) / 1000).toFixed(1)}s ${r.status}`),
-	};
 }
 
 export interface MemoryReading {

@@ -97,7 +97,7 @@ export async function buildReport(input: {
 		faults.some((f) => hourMsOf(identity) >= f.fromMs - HOUR && hourMsOf(identity) < f.toMs - HOUR);
 	const dataTable = compareStore(hoursTruth, heldByCampaignHour(dataRows), lostToFault);
 	const trigger = triggerFigures(hoursTruth, m.sink.of('trigger'), lostToFault);
-	const api = apiFigures(m.sandbox);
+	const api = apiFigures(m.sandbox, m.clock.signIns);
 	const memory = memoryFigures(recorder.memory);
 	const triggerStateBytes = await recorder.stateBytes();
 	const forced = faults.filter((f) => f.forcesSignIn).length;
