@@ -123,10 +123,7 @@ export async function settle(
 		if (wait.requests.length > wait.requestsBefore) phases.firstRequest ??= elapsed;
 		const unfinished = runs.filter((e) => !isFinished(e) && !executions.abandoned.has(e.id));
 		const missing = wait.due.filter((id) => !runs.some((e) => e.workflowId === id));
-		const polled =
-			wait.requests.slice(wait.requestsBefore).some(isTriggerPoll) ||
-			runs.some((e) => e.workflowId === wait.triggerId) ||
-			Date.now() - began > 6_000;
+
 		// After a dropped connection or a 5xx, a request may be waiting to be retried (up to 3.2 s
 		// between attempts) with no request open: the step is quiet only once that has passed, or a
 		// jump would carry the retry an hour on, past the run's deadline.
@@ -140,6 +137,15 @@ export async function settle(
 		// One request after another, a credential that renews its token starts 9 of the 10 places of a
 		// window: the 10th is held for the repeat n8n may send of the request under way.
 		const paced = clock.pacedUntil(RATE_LIMIT.requests - 1, RATE_LIMIT.windowSeconds * 1000);
+		// The trigger's poll runs in main and is an execution only once it emits. Until then it may
+		// still wait out the pace with no request open: while a path is at its limit, the step
+		// waits for the poll's run (or the window), or a jump would carry the poll past its deadline.
+		const polled =
+			runs.some((e) => e.workflowId === wait.triggerId) ||
+			(Date.now() - began > 6_000 &&
+				(paced === undefined ||
+					wait.requests.slice(wait.requestsBefore).every((r) => !isTriggerPoll(r)))) ||
+			Date.now() - began > RATE_LIMIT.windowSeconds * 1000 + 10_000;
 		if (!missing.length && polled && !unfinished.length && quiet)
 			return { realMs: Date.now() - began, nudges, timedOut: false, waitingFor: [], phases };
 		if (Date.now() - began > wait.timeoutMs) {
