@@ -63,6 +63,7 @@ import {
 	createDataTable,
 	createSyncTable,
 	openStores,
+	untilWriting,
 	type StoreName,
 	type Stores,
 } from './stores';
@@ -300,33 +301,15 @@ async function main(): Promise<number> {
 		const loseRun = async (flow: SyncFlow): Promise<ExecutionSummary> => {
 			const run = await runs.next(flow.example.id, last, 'started', 60_000);
 			const startedAt = Date.now();
-			// A third of the rows written (data table), or the statement running for a second (PostgreSQL).
-			const enough = flow.store === 'dataTable' ? Math.ceil(api.size / 3) : 1;
-			const deadline = Date.now() + 30_000;
-			let writing = 0;
-			let since = 0;
 			// A worker may run both workflows' runs at once; killing it for the other run loses this one too.
-			const lostAlready = () => {
-				if (workerThatStarted(lostWorkers, run.id) < 0) return false;
+			const lostAlready = () => workerThatStarted(lostWorkers, run.id) >= 0;
+			const writing = await untilWriting(stores!, flow.store, api.size, startedAt, lostAlready);
+			if (writing === undefined) {
 				console.log(
 					`  ${STORE_LABEL[flow.store]}: execution ${run.id} ran on the same worker and was lost with it`,
 				);
-				return true;
-			};
-			for (;;) {
-				if (lostAlready()) return run;
-				writing = await stores!.writing(flow.store, startedAt - 1_000);
-				if (writing >= enough) {
-					since ||= Date.now();
-					if (flow.store === 'dataTable' || Date.now() - since >= 1_000) break;
-				}
-				assert.ok(
-					Date.now() < deadline,
-					`${flow.store}: the store node of execution ${run.id} did not write within 30 s`,
-				);
-				await sleep(100);
+				return run;
 			}
-			if (lostAlready()) return run;
 			const { index, pid } = killWorkerRunning(workers, run.id);
 			lostWorkers.push(...workers.splice(index, 1));
 			replacements.push(startWorker());

@@ -198,3 +198,31 @@ export async function openStores(
 		},
 	};
 }
+
+/**
+ * Waits until the store node of a run is well into writing: a third of the rows written (data
+ * table), or its statement running for a second (PostgreSQL). Returns what was written by then,
+ * or undefined when `lost()` says the run ended another way first; throws after 30 s.
+ */
+export async function untilWriting(
+	stores: Stores,
+	store: StoreName,
+	rows: number,
+	startedAt: number,
+	lost: () => boolean,
+): Promise<number | undefined> {
+	const enough = store === 'dataTable' ? Math.ceil(rows / 3) : 1;
+	const deadline = Date.now() + 30_000;
+	let since = 0;
+	for (;;) {
+		if (lost()) return undefined;
+		const writing = await stores.writing(store, startedAt - 1_000);
+		if (writing >= enough) {
+			since ||= Date.now();
+			if (store === 'dataTable' || Date.now() - since >= 1_000) return lost() ? undefined : writing;
+		}
+		if (Date.now() >= deadline)
+			throw new Error(`${store}: the store node did not write within 30 s`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
