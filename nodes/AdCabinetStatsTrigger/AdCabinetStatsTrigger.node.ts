@@ -14,6 +14,7 @@ import { getCabinets } from '../shared/methods/cabinets';
 import { readCabinetIdList } from '../shared/cabinetId';
 import { fetchStatsWindow } from '../shared/stats/window';
 import { maxPeriodMs } from './periods';
+import { claimPoll, triggerKey } from './pollsUnderWay';
 import {
 	currencyField,
 	groupingField,
@@ -237,43 +238,55 @@ export class AdCabinetStatsTrigger implements INodeType {
 			return latest.length ? [shape(latest, recheck > 0 ? new Map() : undefined)] : null;
 		}
 
-		const fingerprint = shortHash(JSON.stringify([base, emitMode]));
-		const staticData = this.getWorkflowStaticData('node');
-		let state = loadState(staticData.adCabinetStats, fingerprint, nowMs, settings, (message) => this.logger.warn(message));
-		if (!state) {
-			const startFrom = this.getNodeParameter('startFrom') as 'now' | 'date';
-			if (startFrom === 'date') {
-				const raw = this.getNodeParameter('startDate') as unknown;
-				const start = readDate(raw, this.getTimezone());
-				if (!start) throw invalidInput(node, 'Start Date', 'must be a date such as 2026-11-01', 0, raw);
-				if (start.ms < oldestAvailable) {
-					throw invalidInput(
-						node,
-						'Start Date',
-						`with the unit "${unit}" data exists only for the last ${FINE_UNIT_HISTORY_DAYS} days, so it must not be before ${new Date(oldestAvailable).toISOString()}`,
-						0,
-						raw,
-					);
-				}
-				state = newState(fingerprint, start.ms, false);
-			} else {
-				// Look back one whole period so that what is already settled is recorded, not emitted.
-				state = newState(fingerprint, settledBefore(nowMs, settings), true);
-			}
-		}
-		let fromMs = state.wm;
-		if (fromMs < oldestAvailable) {
-			this.logger.warn(
-				`Ad Cabinet Stats Trigger: rows before ${new Date(oldestAvailable).toISOString()} are no longer available for the unit "${unit}" and were skipped`,
+		// One poll of this trigger at a time (see pollsUnderWay.ts): a later one gives way.
+		const endClaim = claimPoll(triggerKey(this.getWorkflow().id, node.id, node.name), nowMs);
+		if (!endClaim) {
+			this.logger.info(
+				`Ad Cabinet Stats Trigger: the previous poll of "${node.name}" is still under way (it waits for the rate limit or the API), so this poll sends nothing; the next poll reads on from where that one ends`,
 			);
-			fromMs = oldestAvailable;
+			return null;
 		}
-		// Re-checking reads the periods it keeps figures for again, as far back as they are available.
-		if (recheck > 0) fromMs = Math.max(Math.min(fromMs, windowStart(state)), oldestAvailable);
-		const rows = fromMs < nowMs ? await fetchWindow(fromMs, nowMs) : [];
-		const { emit, next, restated } = applyPoll(state, rows, nowMs, settings);
-		// The whole window arrived: only now is the state moved on.
-		staticData.adCabinetStats = next as unknown as IDataObject;
-		return emit.length ? [shape(emit, recheck > 0 ? restated : undefined)] : null;
+		try {
+			const fingerprint = shortHash(JSON.stringify([base, emitMode]));
+			const staticData = this.getWorkflowStaticData('node');
+			let state = loadState(staticData.adCabinetStats, fingerprint, nowMs, settings, (message) => this.logger.warn(message));
+			if (!state) {
+				const startFrom = this.getNodeParameter('startFrom') as 'now' | 'date';
+				if (startFrom === 'date') {
+					const raw = this.getNodeParameter('startDate') as unknown;
+					const start = readDate(raw, this.getTimezone());
+					if (!start) throw invalidInput(node, 'Start Date', 'must be a date such as 2026-11-01', 0, raw);
+					if (start.ms < oldestAvailable) {
+						throw invalidInput(
+							node,
+							'Start Date',
+							`with the unit "${unit}" data exists only for the last ${FINE_UNIT_HISTORY_DAYS} days, so it must not be before ${new Date(oldestAvailable).toISOString()}`,
+							0,
+							raw,
+						);
+					}
+					state = newState(fingerprint, start.ms, false);
+				} else {
+					// Look back one whole period so that what is already settled is recorded, not emitted.
+					state = newState(fingerprint, settledBefore(nowMs, settings), true);
+				}
+			}
+			let fromMs = state.wm;
+			if (fromMs < oldestAvailable) {
+				this.logger.warn(
+					`Ad Cabinet Stats Trigger: rows before ${new Date(oldestAvailable).toISOString()} are no longer available for the unit "${unit}" and were skipped`,
+				);
+				fromMs = oldestAvailable;
+			}
+			// Re-checking reads the periods it keeps figures for again, as far back as they are available.
+			if (recheck > 0) fromMs = Math.max(Math.min(fromMs, windowStart(state)), oldestAvailable);
+			const rows = fromMs < nowMs ? await fetchWindow(fromMs, nowMs) : [];
+			const { emit, next, restated } = applyPoll(state, rows, nowMs, settings);
+			// The whole window arrived: only now is the state moved on.
+			staticData.adCabinetStats = next as unknown as IDataObject;
+			return emit.length ? [shape(emit, recheck > 0 ? restated : undefined)] : null;
+		} finally {
+			endClaim();
+		}
 	}
 }

@@ -21,7 +21,7 @@
  *     sandbox's rows; no log line concerns the package.
  *
  * Flags: --keep (keep the temp folder with n8n's user folder and logs), --max-wait=<seconds>
- * (how long to wait for the polls, default 450).
+ * (how long to wait for the polls, default 600).
  */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
@@ -51,7 +51,14 @@ const TOKEN_LIFETIME_SECONDS = 60;
 const args = process.argv.slice(2);
 const flags = new Set(args);
 const maxWaitArg = args.find((a) => a.startsWith('--max-wait='));
-const MAX_WAIT_MS = (maxWaitArg ? Number(maxWaitArg.split('=')[1]) : 450) * 1000;
+/**
+ * How long the polls may take. The token lives as long as the poll interval, so each poll meets an
+ * expired token and is sent twice; main paces 3 requests a minute with a place held for a repeat,
+ * so it sends one poll a minute and the two triggers take turns (a poll that finds its trigger's
+ * previous poll still waiting gives way). Each trigger then polls every 2 minutes or so: up to 5
+ * minutes until a period completes and up to 4 more until each has polled twice after that.
+ */
+const MAX_WAIT_MS = (maxWaitArg ? Number(maxWaitArg.split('=')[1]) : 600) * 1000;
 const WORKERS = 2;
 /** How far back the trigger starts (its first poll emits this backfill). */
 const BACKFILL_MS = 60 * 60_000;
