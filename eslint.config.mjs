@@ -50,7 +50,13 @@ export default tseslint.config(
 	},
 	// Tests, sandbox, harness and scripts run in Node, not inside n8n: plain TypeScript rules.
 	{
-		files: ['sandbox/**/*.ts', 'harness/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+		files: [
+			'sandbox/**/*.ts',
+			'harness/**/*.ts',
+			'test/**/*.ts',
+			'scripts/**/*.ts',
+			'bench/**/*.ts',
+		],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		languageOptions: { globals: { ...globals.node, ...globals.jest } },
 		rules: {

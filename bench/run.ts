@@ -134,7 +134,10 @@ async function main(): Promise<number> {
 		sectionDone();
 	}
 	if (only.has('limited')) {
-		const result = await limitedBench(quick ? { days: 15, repetitions: 1 } : { days: 15, repetitions: 3 }, log);
+		const result = await limitedBench(
+			quick ? { days: 15, repetitions: 1 } : { days: 15, repetitions: 3 },
+			log,
+		);
 		lines.push(...result.lines);
 		raw.limited = result.raw;
 		sectionDone();

@@ -107,7 +107,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const restricted: IHttpRequestHelper = {
 			helpers: { httpRequest: async (options) => await helpers.helpers.httpRequest(options) },
 		};
-		const output = (await type.preAuthentication.call(restricted, credentials)) as ICredentialDataDecryptedObject;
+		const output = (await type.preAuthentication.call(
+			restricted,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		if (!node.credentials) return undefined;
 		const stored = this.data[typeName];
@@ -126,8 +129,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.types.get(typeName);
 		if (typeof type?.preAuthentication !== 'function') return undefined;
-		return ((await type.preAuthentication.call(helpers, credentials)) ??
-			undefined) as ICredentialDataDecryptedObject | undefined;
+		return ((await type.preAuthentication.call(helpers, credentials)) ?? undefined) as
+			ICredentialDataDecryptedObject | undefined;
 	}
 
 	async getCredentials(

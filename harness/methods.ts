@@ -24,7 +24,10 @@ function contextFor(
 	// The editor sends the node's current parameters with every dropdown request.
 	additionalData.currentNodeParameters = parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, path);
-	return { context, nodeType: nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.${type}`, typeVersion) };
+	return {
+		context,
+		nodeType: nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.${type}`, typeVersion),
+	};
 }
 
 /** Calls a node's `methods.loadOptions[name]` as the editor does for a dropdown. */

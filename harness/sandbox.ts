@@ -28,7 +28,10 @@ export function credentialsFor(sandbox: Sandbox, token = sandbox.token): Sandbox
 /** Pace as the sandbox limits (off when it has no limit), so a run never meets a 429 of its own making. */
 function paceAs(sandbox: Sandbox): { rateLimitRequests: number; rateLimitWindow: number } {
 	const limit = sandbox.rateLimiter.settings;
-	return { rateLimitRequests: limit ? limit.requests : 0, rateLimitWindow: limit ? limit.windowSeconds : 60 };
+	return {
+		rateLimitRequests: limit ? limit.requests : 0,
+		rateLimitWindow: limit ? limit.windowSeconds : 60,
+	};
 }
 
 /** A Username and Password credential for a sandbox: n8n signs in and renews the token itself. */

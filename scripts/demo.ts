@@ -29,7 +29,9 @@ async function main(): Promise<void> {
 			for (const name of result.order) {
 				const run = result.nodes[name];
 				const items = itemsOf(result, name);
-				console.log(`   ${name}: ${run.error ? `ERROR ${run.error.message}` : `${items.length} item(s)`}`);
+				console.log(
+					`   ${name}: ${run.error ? `ERROR ${run.error.message}` : `${items.length} item(s)`}`,
+				);
 				for (const item of items) {
 					for (const binary of Object.values(item.binary ?? {})) {
 						const file = join(OUTPUT_DIR, binary.fileName ?? `${name}.bin`);
@@ -41,7 +43,12 @@ async function main(): Promise<void> {
 						}
 						const lines = bytes.toString('utf8').split('\n').filter(Boolean);
 						console.log(`     wrote ${file} (${lines.length} lines)`);
-						console.log(lines.slice(0, 3).map((line) => `       ${line.slice(0, 140)}`).join('\n'));
+						console.log(
+							lines
+								.slice(0, 3)
+								.map((line) => `       ${line.slice(0, 140)}`)
+								.join('\n'),
+						);
 					}
 				}
 			}
@@ -52,7 +59,9 @@ async function main(): Promise<void> {
 			console.log('');
 		}
 		const auth = sandbox.sessions.counts;
-		console.log(`Sign-ins: ${auth.logins} (${auth.failedLogins} refused), token refreshes: ${auth.refreshes}`);
+		console.log(
+			`Sign-ins: ${auth.logins} (${auth.failedLogins} refused), token refreshes: ${auth.refreshes}`,
+		);
 	} finally {
 		await sandbox.stop();
 	}

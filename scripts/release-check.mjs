@@ -93,15 +93,19 @@ const packed = JSON.parse(
 	}),
 )[0];
 const files = new Set(packed.files.map((file) => file.path));
-console.log(`npm pack: ${packed.filename}, ${files.size} files, ${(packed.size / 1024).toFixed(1)} KB`);
+console.log(
+	`npm pack: ${packed.filename}, ${files.size} files, ${(packed.size / 1024).toFixed(1)} KB`,
+);
 // The pack list: files outside dist/ by name, dist/ by folder.
 const folders = new Map();
 for (const path of [...files].sort()) {
 	const parts = path.split('/');
-	const key = parts[0] === 'dist' ? `${parts.slice(0, Math.min(3, parts.length - 1)).join('/')}/` : path;
+	const key =
+		parts[0] === 'dist' ? `${parts.slice(0, Math.min(3, parts.length - 1)).join('/')}/` : path;
 	folders.set(key, (folders.get(key) ?? 0) + 1);
 }
-for (const [key, count] of folders) console.log(`     ${key.endsWith('/') ? `${key} (${count} files)` : key}`);
+for (const [key, count] of folders)
+	console.log(`     ${key.endsWith('/') ? `${key} (${count} files)` : key}`);
 console.log('');
 
 check('npm pack file list', () => {
@@ -114,7 +118,8 @@ check('npm pack file list', () => {
 	need('CHANGELOG.md', 'the changes of each version');
 	need('LICENSE', 'the MIT licence package.json names');
 	need(pkg.main, 'package.json "main"');
-	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) need(file, 'listed under "n8n" in package.json');
+	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials])
+		need(file, 'listed under "n8n" in package.json');
 	for (const file of pkg.n8n.nodes) need(file.replace(/\.js$/, '.json'), 'its codex');
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 		const Type = Object.values(require(join(root, file)))[0];
@@ -126,10 +131,18 @@ check('npm pack file list', () => {
 			need(path, `icon of ${file}`);
 		}
 	}
-	const allowedOutside = new Set(['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', pkg.main]);
+	const allowedOutside = new Set([
+		'package.json',
+		'README.md',
+		'CHANGELOG.md',
+		'LICENSE',
+		pkg.main,
+	]);
 	for (const path of files) {
-		if (!path.startsWith('dist/') && !allowedOutside.has(path)) problems.push(`${path} should not be published`);
-		if (/^dist\/(test|sandbox|harness|scripts|bench)\//.test(path)) problems.push(`${path}: not part of the nodes`);
+		if (!path.startsWith('dist/') && !allowedOutside.has(path))
+			problems.push(`${path} should not be published`);
+		if (/^dist\/(test|sandbox|harness|scripts|bench)\//.test(path))
+			problems.push(`${path}: not part of the nodes`);
 	}
 	return problems;
 });
@@ -147,7 +160,8 @@ check('licence', () => {
 	const file = join(root, 'LICENSE');
 	const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 	const problems = rules.licenceProblems(text, pkg);
-	if (!problems.length) console.log(`     ${text.split('\n').find((line) => line.startsWith('Copyright'))}`);
+	if (!problems.length)
+		console.log(`     ${text.split('\n').find((line) => line.startsWith('Copyright'))}`);
 	return problems;
 });
 
@@ -169,19 +183,26 @@ check('README as npmjs.com shows it (links made absolute from repository)', () =
 	const links = rules.readmeLinks(readme);
 	const { shown, problems, todos } = rules.npmReadme(readme, pkg, root);
 	for (const link of links.filter((l) => l.target.startsWith('#'))) {
-		if (!anchors.has(link.target.slice(1))) problems.push(`README line ${link.line}: ${link.target}: no such section`);
+		if (!anchors.has(link.target.slice(1)))
+			problems.push(`README line ${link.line}: ${link.target}: no such section`);
 	}
 	const relative = (markdown) =>
-		rules.readmeLinks(markdown).filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target) && !l.target.startsWith('#')).length;
+		rules
+			.readmeLinks(markdown)
+			.filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target) && !l.target.startsWith('#')).length;
 	const placeholders = shown.split('\n').filter((line) => rules.PLACEHOLDER.test(line)).length;
-	console.log(`     in the repository: ${links.length} links and pictures, ${relative(readme)} relative`);
+	console.log(
+		`     in the repository: ${links.length} links and pictures, ${relative(readme)} relative`,
+	);
 	console.log(
 		`     as npm shows it: ${relative(shown)} relative, ${placeholders} line(s) with a placeholder`,
 	);
 	return { problems, todos };
 });
 
-check('GitHub workflows (publish with provenance, CI, dependabot)', () => workflows.workflowProblems(root, pkg));
+check('GitHub workflows (publish with provenance, CI, dependabot)', () =>
+	workflows.workflowProblems(root, pkg),
+);
 
 run("n8n's community-package scanner", process.execPath, [join(root, 'scripts', 'verify.mjs')]);
 run('lint', 'npm', ['run', 'lint', '--silent']);
@@ -190,7 +211,9 @@ check('documentation links resolve to README sections', () => {
 	const problems = [];
 	const readme = readFileSync(join(root, 'README.md'), 'utf8');
 	const anchors = anchorsOf(readme);
-	const ours = [`https://www.npmjs.com/package/${pkg.name}`, pkg.homepage?.split('#')[0]].filter(Boolean);
+	const ours = [`https://www.npmjs.com/package/${pkg.name}`, pkg.homepage?.split('#')[0]].filter(
+		Boolean,
+	);
 	const links = [];
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 		const Type = Object.values(require(join(root, file)))[0];
@@ -201,15 +224,18 @@ check('documentation links resolve to README sections', () => {
 		if (!existsSync(codexFile)) continue;
 		const codex = JSON.parse(readFileSync(codexFile, 'utf8'));
 		for (const [kind, entries] of Object.entries(codex.resources ?? {})) {
-			for (const entry of entries) links.push([`${file.replace(/\.js$/, '.json')} ${kind}`, entry.url]);
+			for (const entry of entries)
+				links.push([`${file.replace(/\.js$/, '.json')} ${kind}`, entry.url]);
 		}
 	}
 	if (!links.length) problems.push('no documentation links found');
 	for (const [where, url] of links) {
 		const [address, anchor] = String(url).split('#');
-		if (!ours.includes(address)) problems.push(`${where}: ${url} is not this package's page (${ours[0]})`);
+		if (!ours.includes(address))
+			problems.push(`${where}: ${url} is not this package's page (${ours[0]})`);
 		else if (!anchor) problems.push(`${where}: ${url} names no README section`);
-		else if (!anchors.has(anchor)) problems.push(`${where}: ${url}: the README has no section "#${anchor}"`);
+		else if (!anchors.has(anchor))
+			problems.push(`${where}: ${url}: the README has no section "#${anchor}"`);
 	}
 	console.log(`     ${links.length} documentation links checked`);
 	return problems;
@@ -217,24 +243,42 @@ check('documentation links resolve to README sections', () => {
 
 check('version and CHANGELOG', () => {
 	const problems = [];
-	if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(pkg.version)) problems.push(`version "${pkg.version}" is not semver`);
+	if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(pkg.version))
+		problems.push(`version "${pkg.version}" is not semver`);
 	const changelogFile = join(root, 'CHANGELOG.md');
 	if (!existsSync(changelogFile)) return [...problems, 'CHANGELOG.md is missing'];
 	const headings = readFileSync(changelogFile, 'utf8')
 		.split('\n')
 		.filter((line) => line.startsWith('## '));
-	if (!headings.some((line) => line.slice(3).trim().split(/\s/)[0].replace(/^\[|\]$/g, '') === pkg.version)) {
+	if (
+		!headings.some(
+			(line) =>
+				line
+					.slice(3)
+					.trim()
+					.split(/\s/)[0]
+					.replace(/^\[|\]$/g, '') === pkg.version,
+		)
+	) {
 		problems.push(`CHANGELOG.md has no "## ${pkg.version}" section`);
 	}
 	// The publish workflow runs on the tag: it must name this version.
-	if (publishMode && process.env.GITHUB_REF_TYPE === 'tag' && process.env.GITHUB_REF_NAME !== `v${pkg.version}`) {
-		problems.push(`the tag ${process.env.GITHUB_REF_NAME} is not v${pkg.version}, the version in package.json`);
+	if (
+		publishMode &&
+		process.env.GITHUB_REF_TYPE === 'tag' &&
+		process.env.GITHUB_REF_NAME !== `v${pkg.version}`
+	) {
+		problems.push(
+			`the tag ${process.env.GITHUB_REF_NAME} is not v${pkg.version}, the version in package.json`,
+		);
 	}
 	return problems;
 });
 
 const failed = results.filter((result) => result.problems.length);
-const needs = [...new Set(results.flatMap((result) => result.todos).map((todo) => todo.split(' ')[0]))];
+const needs = [
+	...new Set(results.flatMap((result) => result.todos).map((todo) => todo.split(' ')[0])),
+];
 console.log(
 	`\nrelease check${publishMode ? ' (publish)' : ''}: ${results.length - failed.length} of ${results.length} passed${failed.length ? ` (failed: ${failed.map((f) => f.name).join(', ')})` : ''}${needs.length ? `; a release still needs: ${needs.join(', ')}` : ''}`,
 );

@@ -6,12 +6,18 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'ad-cabinet-verify-'));
 try {
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'));
 	execFileSync('tar', ['xzf', join(work, tarball), '-C', work]);
 	const packed = join(work, 'package');
@@ -21,7 +27,9 @@ try {
 	];
 	let failed = false;
 	for (const [what, result] of results) {
-		console.log(`${result.passed ? 'PASS' : 'FAIL'} scan of the ${what}${result.message ? `: ${result.message}` : ''}`);
+		console.log(
+			`${result.passed ? 'PASS' : 'FAIL'} scan of the ${what}${result.message ? `: ${result.message}` : ''}`,
+		);
 		if (result.details) console.log(result.details);
 		failed ||= !result.passed;
 	}

@@ -62,13 +62,20 @@ export class LatencyProxy {
 		return this.counter.connections;
 	}
 
-	static async start(target: { host?: string; port: number }, options: LatencyOptions): Promise<LatencyProxy> {
+	static async start(
+		target: { host?: string; port: number },
+		options: LatencyOptions,
+	): Promise<LatencyProxy> {
 		const sockets = new Set<Socket>();
 		const counter = { connections: 0 };
 		const server = createServer({ noDelay: true }, (client) => {
 			counter.connections++;
 			const openAt = performance.now() + options.setupRtts * options.rttMs;
-			const upstream = connect({ host: target.host ?? '127.0.0.1', port: target.port, noDelay: true });
+			const upstream = connect({
+				host: target.host ?? '127.0.0.1',
+				port: target.port,
+				noDelay: true,
+			});
 			for (const socket of [client, upstream]) {
 				sockets.add(socket);
 				socket.on('close', () => sockets.delete(socket));

@@ -42,7 +42,9 @@ export async function limitedBench(
 	options: LimitedOptions,
 	log: (text: string) => void,
 ): Promise<{ lines: Line[]; raw: LimitedRaw }> {
-	log(`L. Stats Return All under the API's rate limit (${LIMIT.requests} requests per ${LIMIT.windowSeconds} s per path)`);
+	log(
+		`L. Stats Return All under the API's rate limit (${LIMIT.requests} requests per ${LIMIT.windowSeconds} s per path)`,
+	);
 	const sandbox = new Child('sandboxServer.ts');
 	const workers = {
 		ours: new Child('stats/worker.ts', { execArgv: ['--expose-gc'] }),
@@ -62,7 +64,9 @@ export async function limitedBench(
 	const check = (subject: string, got: RowsDigest) => {
 		if (got.rows === 0) throw new WrongData(`${subject} returned no rows`);
 		if (reference && !sameRows(got, reference)) {
-			throw new WrongData(`${subject} returned other rows or another order than the unlimited pull`);
+			throw new WrongData(
+				`${subject} returned other rows or another order than the unlimited pull`,
+			);
 		}
 		reference ??= got;
 	};
@@ -74,7 +78,10 @@ export async function limitedBench(
 		// Warm every worker (and the sandbox's result cache) with the limit off.
 		await sandbox.call('setRateLimit', null);
 		check('floor', await workers.floor.call<RowsDigest>('warm', { subject: 'floor', workload }));
-		check('ours', await workers.ours.call<RowsDigest>('warm', { subject: 'ours', workload: paced }));
+		check(
+			'ours',
+			await workers.ours.call<RowsDigest>('warm', { subject: 'ours', workload: paced }),
+		);
 		check('peer', await workers.peer.call<RowsDigest>('warm', { subject: 'peer', workload }));
 		// One page's time, from the keep-alive floor without a limit.
 		for (let rep = 0; rep < options.repetitions; rep++) {
@@ -103,7 +110,10 @@ export async function limitedBench(
 			raw.answered429.ours.push(await sandbox.call<number>('answered429'));
 
 			await fresh();
-			const peer = await workers.peer.call<RunAnswer>('run', { subject: 'peer', workload: interval });
+			const peer = await workers.peer.call<RunAnswer>('run', {
+				subject: 'peer',
+				workload: interval,
+			});
 			check('peer', peer.digest);
 			raw.time.peerInterval.push(peer.ms);
 			raw.answered429.peerInterval.push(await sandbox.call<number>('answered429'));
@@ -113,12 +123,18 @@ export async function limitedBench(
 		const started = Date.now();
 		try {
 			const answer = await workers.peer.call<RunAnswer>('run', { subject: 'peer', workload });
-			raw.defaultPeer.push({ ms: answer.ms, rows: answer.digest.rows, answered429: await sandbox.call<number>('answered429') });
+			raw.defaultPeer.push({
+				ms: answer.ms,
+				rows: answer.digest.rows,
+				answered429: await sandbox.call<number>('answered429'),
+			});
 		} catch (error) {
 			raw.defaultPeer.push({
 				ms: Date.now() - started,
 				rows: 0,
-				error: (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 160),
+				error: (error instanceof Error ? error.message : String(error))
+					.split('\n')[0]
+					.slice(0, 160),
 				answered429: await sandbox.call<number>('answered429'),
 			});
 		}

@@ -96,7 +96,8 @@ export async function triggerBench(
 		},
 		{
 			id: '3d',
-			label: 'Completed Periods + Re-Check Last 2 Periods, hourly, grouped by campaign, a row restated every 3 polls',
+			label:
+				'Completed Periods + Re-Check Last 2 Periods, hourly, grouped by campaign, a row restated every 3 polls',
 			args: {
 				polls: options.polls,
 				emit: 'completed',

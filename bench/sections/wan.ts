@@ -56,7 +56,10 @@ export async function wanBench(
 	const sandbox = new Child('sandboxServer.ts');
 	const proxy = new Child('wan/proxyServer.ts');
 	const workers = Object.fromEntries(
-		SUBJECTS.map((subject) => [subject, new Child('stats/worker.ts', { execArgv: ['--expose-gc'] })]),
+		SUBJECTS.map((subject) => [
+			subject,
+			new Child('stats/worker.ts', { execArgv: ['--expose-gc'] }),
+		]),
 	) as Record<SubjectName, Child>;
 	const raw: WanRaw = { workload: { days: options.days, rows: 0, pages: 0 }, links: [] };
 	let reference: RowsDigest | undefined;
@@ -77,21 +80,29 @@ export async function wanBench(
 			if (link.rttMs > 0) {
 				const proxyPort = await proxy.call<number>('start', { port, ...link });
 				const swap = (url: string) => url.replace(`:${port}/`, `:${proxyPort}/`);
-				address = { ...direct, baseUrl: swap(direct.baseUrl), clientApiUrl: swap(direct.clientApiUrl) };
+				address = {
+					...direct,
+					baseUrl: swap(direct.baseUrl),
+					clientApiUrl: swap(direct.clientApiUrl),
+				};
 			}
 			const workload: StatsWorkload = { ...address, days: options.days };
 			// A first pull per subject loads its code and fills the sandbox's result cache.
 			for (const subject of SUBJECTS) {
 				check(subject, await workers[subject].call<RowsDigest>('warm', { subject, workload }));
 			}
-			const time = Object.fromEntries(SUBJECTS.map((s) => [s, [] as number[]])) as Record<SubjectName, number[]>;
+			const time = Object.fromEntries(SUBJECTS.map((s) => [s, [] as number[]])) as Record<
+				SubjectName,
+				number[]
+			>;
 			const connections: Record<string, number> = {};
 			for (let rep = 0; rep < options.repetitions; rep++) {
 				const order = SUBJECTS.map((_, i) => SUBJECTS[(i + rep) % SUBJECTS.length]);
 				for (const subject of order) {
 					const before = link.rttMs > 0 ? await proxy.call<number>('connections') : 0;
 					const answer = await workers[subject].call<RunAnswer>('run', { subject, workload });
-					if (link.rttMs > 0) connections[subject] = (await proxy.call<number>('connections')) - before;
+					if (link.rttMs > 0)
+						connections[subject] = (await proxy.call<number>('connections')) - before;
 					await sandbox.call('clearLog');
 					check(subject, answer.digest);
 					time[subject].push(answer.ms);
@@ -112,7 +123,9 @@ export async function wanBench(
 	const rows = (reference as RowsDigest).rows;
 	raw.workload.rows = rows;
 	raw.workload.pages = Math.ceil(rows / 500);
-	log(`  ${rows.toLocaleString('en-US')} rows per pull, the same rows in the same order from every subject`);
+	log(
+		`  ${rows.toLocaleString('en-US')} rows per pull, the same rows in the same order from every subject`,
+	);
 
 	const lines: Line[] = [];
 	for (const link of raw.links) {

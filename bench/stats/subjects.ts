@@ -161,7 +161,9 @@ async function peer(workload: StatsWorkload): Promise<Pulled> {
 							},
 							paginationCompleteWhen: 'other',
 							completeExpression: '={{ $response.body.cursor === null }}',
-							...(workload.requestIntervalMs ? { requestInterval: workload.requestIntervalMs } : {}),
+							...(workload.requestIntervalMs
+								? { requestInterval: workload.requestIntervalMs }
+								: {}),
 						},
 					},
 				},

@@ -34,7 +34,10 @@ export function statsParameters(workload: StatsWorkload): INodeParameters {
 		currency: 'EUR',
 		returnAll: true,
 		filters: {},
-		options: workload.parallelRequests === undefined ? {} : { parallelRequests: workload.parallelRequests },
+		options:
+			workload.parallelRequests === undefined
+				? {}
+				: { parallelRequests: workload.parallelRequests },
 	};
 }
 
@@ -58,7 +61,10 @@ export function credentialsOf(workload: StatsWorkload) {
 		baseUrl: workload.baseUrl,
 		clientApiUrl: workload.clientApiUrl,
 		...(workload.rateLimit
-			? { rateLimitRequests: workload.rateLimit.requests, rateLimitWindow: workload.rateLimit.windowSeconds }
+			? {
+					rateLimitRequests: workload.rateLimit.requests,
+					rateLimitWindow: workload.rateLimit.windowSeconds,
+				}
 			: {}),
 	};
 }

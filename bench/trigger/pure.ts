@@ -141,7 +141,11 @@ export async function purePolls(args: PureArgs): Promise<PureAnswer> {
 			if (previous !== undefined) {
 				restatedEmitted++;
 				const before = lastEmitted.get(key);
-				if (!before || previous?.views !== before.views || previous?.exchanged_spent !== before.exchanged_spent) {
+				if (
+					!before ||
+					previous?.views !== before.views ||
+					previous?.exchanged_spent !== before.exchanged_spent
+				) {
 					wrongPrevious++;
 				}
 			} else if (args.emit === 'completed') {

@@ -13,7 +13,7 @@ export const AD_TOOL_TEXTS = {
 
 export const CABINET_TOOL_TEXTS = {
 	getAll:
-		'List the cabinets (ad accounts) of the Ad Cabinet user: one item per cabinet with account_id, account_name, status and its balances in the cabinet\'s currency (balance_available: free money; balance_active: money in running ads; balance_total; balance_spent). The account_id (like ACC0000) is the Cabinet ID that the pixel event, audience, media and bot tools need. Filter by a part of the name. Only reads. Works with the Telegram (Adstat) API only.',
+		"List the cabinets (ad accounts) of the Ad Cabinet user: one item per cabinet with account_id, account_name, status and its balances in the cabinet's currency (balance_available: free money; balance_active: money in running ads; balance_total; balance_spent). The account_id (like ACC0000) is the Cabinet ID that the pixel event, audience, media and bot tools need. Filter by a part of the name. Only reads. Works with the Telegram (Adstat) API only.",
 	get: 'Get one cabinet by its Cabinet ID (like ACC0000, from "Get many cabinets"): its name and balance. Only reads. Works with the Telegram (Adstat) API only.',
 };
 

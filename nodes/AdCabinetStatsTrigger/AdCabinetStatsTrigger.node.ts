@@ -186,19 +186,39 @@ export class AdCabinetStatsTrigger implements INodeType {
 		const emitMode = this.getNodeParameter('emit') as EmitMode;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const numeric = this.getNodeParameter('numericValues', true) as boolean;
-		const settleMinutes = (options.settleMinutes as number | undefined) ?? defaultSettleMinutes(unit);
+		const settleMinutes =
+			(options.settleMinutes as number | undefined) ?? defaultSettleMinutes(unit);
 		if (typeof settleMinutes !== 'number' || !(settleMinutes >= 0)) {
-			throw invalidInput(node, 'Settle Delay (Minutes)', 'must be a number of minutes, 0 or more', 0, settleMinutes);
+			throw invalidInput(
+				node,
+				'Settle Delay (Minutes)',
+				'must be a number of minutes, 0 or more',
+				0,
+				settleMinutes,
+			);
 		}
 		const recheck = (options.recheckPeriods as number | undefined) ?? 0;
-		if (typeof recheck !== 'number' || !Number.isInteger(recheck) || recheck < 0 || recheck > MAX_RECHECK_PERIODS) {
-			throw invalidInput(node, 'Re-Check Last N Periods', `must be a whole number from 0 to ${MAX_RECHECK_PERIODS}`, 0, recheck);
+		if (
+			typeof recheck !== 'number' ||
+			!Number.isInteger(recheck) ||
+			recheck < 0 ||
+			recheck > MAX_RECHECK_PERIODS
+		) {
+			throw invalidInput(
+				node,
+				'Re-Check Last N Periods',
+				`must be a whole number from 0 to ${MAX_RECHECK_PERIODS}`,
+				0,
+				recheck,
+			);
 		}
 		const base = readStatsQuery(
 			(name, fallback) => this.getNodeParameter(name, fallback),
 			{ from: '', to: '' },
 			'period',
-			CABINET_IDS_TYPED_IN.includes(node.typeVersion) ? undefined : (raw) => readCabinetIdList(node, raw, 0),
+			CABINET_IDS_TYPED_IN.includes(node.typeVersion)
+				? undefined
+				: (raw) => readCabinetIdList(node, raw, 0),
 		);
 		const settings: PollSettings = {
 			unit,
@@ -209,7 +229,9 @@ export class AdCabinetStatsTrigger implements INodeType {
 		};
 		const fetchWindow = async (fromMs: number, toMs: number): Promise<IDataObject[]> =>
 			await fetchStatsWindow.call(this, base, { fromMs, toMs, now });
-		const oldestAvailable = FINE_UNITS.has(unit) ? nowMs - FINE_UNIT_HISTORY_DAYS * DAY + MINUTE : -Infinity;
+		const oldestAvailable = FINE_UNITS.has(unit)
+			? nowMs - FINE_UNIT_HISTORY_DAYS * DAY + MINUTE
+			: -Infinity;
 		const keyOf =
 			node.typeVersion >= ROW_KEY_VERSION
 				? rowKeyMaker(unit, base.currency_code, settings.grouping)
@@ -221,7 +243,8 @@ export class AdCabinetStatsTrigger implements INodeType {
 				if (restated) {
 					const previous = restated.get(json);
 					json.restated = previous !== undefined;
-					if (previous !== undefined) json.previous = previous && numeric ? numericRow(previous) : previous;
+					if (previous !== undefined)
+						json.previous = previous && numeric ? numericRow(previous) : previous;
 				}
 				return { json };
 			});
@@ -249,13 +272,16 @@ export class AdCabinetStatsTrigger implements INodeType {
 		try {
 			const fingerprint = shortHash(JSON.stringify([base, emitMode]));
 			const staticData = this.getWorkflowStaticData('node');
-			let state = loadState(staticData.adCabinetStats, fingerprint, nowMs, settings, (message) => this.logger.warn(message));
+			let state = loadState(staticData.adCabinetStats, fingerprint, nowMs, settings, (message) =>
+				this.logger.warn(message),
+			);
 			if (!state) {
 				const startFrom = this.getNodeParameter('startFrom') as 'now' | 'date';
 				if (startFrom === 'date') {
 					const raw = this.getNodeParameter('startDate') as unknown;
 					const start = readDate(raw, this.getTimezone());
-					if (!start) throw invalidInput(node, 'Start Date', 'must be a date such as 2026-11-01', 0, raw);
+					if (!start)
+						throw invalidInput(node, 'Start Date', 'must be a date such as 2026-11-01', 0, raw);
 					if (start.ms < oldestAvailable) {
 						throw invalidInput(
 							node,

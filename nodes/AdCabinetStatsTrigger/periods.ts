@@ -34,6 +34,12 @@ export function periodEndMs(periodDate: string, unit: PeriodUnit): number {
 	const offset = offsetOf(periodDate);
 	const wall = new Date(start + offset);
 	const months = unit === 'month' ? 1 : 12;
-	const next = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth() + months, wall.getUTCDate(), wall.getUTCHours(), wall.getUTCMinutes());
+	const next = Date.UTC(
+		wall.getUTCFullYear(),
+		wall.getUTCMonth() + months,
+		wall.getUTCDate(),
+		wall.getUTCHours(),
+		wall.getUTCMinutes(),
+	);
 	return next - offset;
 }

@@ -1,7 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { maxPeriodMs, periodEndMs } from './periods';
 import { rowIdsOf, rowKey } from '../shared/stats/rows';
-import { DECIMAL_FIELDS, METRIC_FIELDS, type Grouping, type PeriodUnit } from '../shared/stats/apiValues';
+import {
+	DECIMAL_FIELDS,
+	METRIC_FIELDS,
+	type Grouping,
+	type PeriodUnit,
+} from '../shared/stats/apiValues';
 
 /**
  * What the trigger remembers between polls, in the workflow's static data (so it survives restarts
@@ -111,13 +116,16 @@ export function figuresOf(text: string): IDataObject {
 		if (part === undefined || part === '') continue;
 		const value = part.includes('%') ? decodeURIComponent(part) : part;
 		const field = METRIC_FIELDS[i];
-		figures[field] = !DECIMAL_SET.has(field) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+		figures[field] =
+			!DECIMAL_SET.has(field) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 	}
 	return figures;
 }
 
 export function newState(fingerprint: string, startMs: number, baseline: boolean): TriggerState {
-	return baseline ? { v: 1, q: fingerprint, wm: startMs, baseline: true } : { v: 1, q: fingerprint, wm: startMs };
+	return baseline
+		? { v: 1, q: fingerprint, wm: startMs, baseline: true }
+		: { v: 1, q: fingerprint, wm: startMs };
 }
 
 /** Every period starting before this instant has ended and settled by `nowMs`. */
@@ -262,7 +270,11 @@ function isRecheckRecord(value: unknown): boolean {
 }
 
 /** Why a stored state cannot be trusted, or undefined when it can. */
-function distrust(stored: TriggerState, nowMs: number, unit: PollSettings['unit']): string | undefined {
+function distrust(
+	stored: TriggerState,
+	nowMs: number,
+	unit: PollSettings['unit'],
+): string | undefined {
 	const wm: unknown = stored.wm;
 	if (typeof wm !== 'number' || !Number.isFinite(wm)) return 'its position is not a valid time';
 	const at = new Date(wm).toISOString();
@@ -272,11 +284,16 @@ function distrust(stored: TriggerState, nowMs: number, unit: PollSettings['unit'
 	if (wm > nowMs + maxPeriodMs(unit)) {
 		return `its position ${at} is ahead of the clock (now ${new Date(nowMs).toISOString()}) by more than one period`;
 	}
-	if (stored.baseline !== undefined && typeof stored.baseline !== 'boolean') return 'it is not in the form the trigger writes';
-	if (stored.open !== undefined && !(typeof stored.open === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(stored.open))) {
+	if (stored.baseline !== undefined && typeof stored.baseline !== 'boolean')
+		return 'it is not in the form the trigger writes';
+	if (
+		stored.open !== undefined &&
+		!(typeof stored.open === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(stored.open))
+	) {
 		return 'it is not in the form the trigger writes';
 	}
-	if (stored.rc !== undefined && !isRecheckRecord(stored.rc)) return 'it is not in the form the trigger writes';
+	if (stored.rc !== undefined && !isRecheckRecord(stored.rc))
+		return 'it is not in the form the trigger writes';
 	return undefined;
 }
 
@@ -296,9 +313,15 @@ export function loadState(
 ): TriggerState | undefined {
 	if (stored === undefined || stored === null) return undefined;
 	const record = stored as Partial<TriggerState>;
-	const ours = typeof stored === 'object' && !Array.isArray(stored) && record.v === 1 && typeof record.q === 'string';
+	const ours =
+		typeof stored === 'object' &&
+		!Array.isArray(stored) &&
+		record.v === 1 &&
+		typeof record.q === 'string';
 	if (ours && record.q !== fingerprint) return undefined;
-	const why = ours ? distrust(record as TriggerState, nowMs, settings.unit) : 'it is not in the form the trigger writes';
+	const why = ours
+		? distrust(record as TriggerState, nowMs, settings.unit)
+		: 'it is not in the form the trigger writes';
 	if (!why) return record as TriggerState;
 	warn(
 		`Ad Cabinet Stats Trigger: the stored state cannot be trusted (${why}). It was reset to now: rows from before now are not emitted, and rows from now on are. This happens when the workflow's static data was edited or the clock was wrong.`,

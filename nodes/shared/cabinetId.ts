@@ -12,7 +12,10 @@ const EXAMPLE = PLATFORM_NAMES.telegram.cabinetIdExample;
  * because the shared dropdowns in methods/cabinetLists.ts read that parameter. The Generic form has
  * no cabinet list; node versions that have the real service's list offer cabinetIdFields.
  */
-export function cabinetIdField(show: Record<string, string[]>, description?: string): INodeProperties {
+export function cabinetIdField(
+	show: Record<string, string[]>,
+	description?: string,
+): INodeProperties {
 	return {
 		displayName: CABINET_ID_LABEL,
 		name: 'accountId',
@@ -39,7 +42,12 @@ export function cabinetIdFields(
 	const typed = cabinetIdField(show, description);
 	return [
 		{ ...typed, required, displayOptions: { show: { ...show, '@version': typedIn } } },
-		cabinetLocator('accountId', { show, hide: { '@version': typedIn } }, typed.description ?? '', required),
+		cabinetLocator(
+			'accountId',
+			{ show, hide: { '@version': typedIn } },
+			typed.description ?? '',
+			required,
+		),
 	];
 }
 
@@ -48,7 +56,10 @@ export function cabinetIdFields(
  * ID, with the ID's own check when it has one.
  */
 export function idPicker(
-	property: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'displayOptions' | 'required' | 'placeholder'>,
+	property: Pick<
+		INodeProperties,
+		'displayName' | 'name' | 'description' | 'displayOptions' | 'required' | 'placeholder'
+	>,
 	list: { method: string; placeholder: string },
 	byId: { placeholder?: string; validation?: INodePropertyMode['validation'] },
 ): INodeProperties {
@@ -103,7 +114,13 @@ export function readCabinetId(node: INode, raw: unknown, itemIndex: number): str
 		);
 	}
 	if (/^0+$/.test(id)) {
-		throw invalidInput(node, CABINET_ID_LABEL, `must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`, itemIndex, value);
+		throw invalidInput(
+			node,
+			CABINET_ID_LABEL,
+			`must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`,
+			itemIndex,
+			value,
+		);
 	}
 	return id;
 }
@@ -171,7 +188,13 @@ export function readCabinetIdList(node: INode, raw: unknown, itemIndex: number):
 			);
 		}
 		if (/^0+$/.test(id)) {
-			throw invalidInput(node, CABINET_LIST_LABEL, `each must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`, itemIndex, given);
+			throw invalidInput(
+				node,
+				CABINET_LIST_LABEL,
+				`each must be the ID of a cabinet, such as ${EXAMPLE}; 0 is no cabinet`,
+				itemIndex,
+				given,
+			);
 		}
 		ids.push(id);
 	}

@@ -44,7 +44,10 @@ export function zonedIso(
 ): string {
 	const [h, m, s] = time.split(':').map(Number);
 	const guess = new Date(Date.UTC(year, month - 1, day, h, m, s));
-	const offset = offsetMinutes(timeZone, new Date(guess.getTime() - offsetMinutes(timeZone, guess) * 60_000));
+	const offset = offsetMinutes(
+		timeZone,
+		new Date(guess.getTime() - offsetMinutes(timeZone, guess) * 60_000),
+	);
 	const date = new Date(Date.UTC(year, month - 1, day));
 	const ymd = date.toISOString().slice(0, 10);
 	return `${ymd}T${time}${formatOffset(offset)}`;
@@ -61,7 +64,9 @@ const NO_OFFSET = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 export function readDate(value: unknown, timeZone: string): Instant | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (value instanceof Date) {
-		return Number.isNaN(value.getTime()) ? undefined : { iso: value.toISOString(), ms: value.getTime() };
+		return Number.isNaN(value.getTime())
+			? undefined
+			: { iso: value.toISOString(), ms: value.getTime() };
 	}
 	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
 		const iso = (value as { toISO: () => string | null }).toISO();
@@ -85,12 +90,7 @@ export function readDate(value: unknown, timeZone: string): Instant | undefined 
 }
 
 export type PeriodPreset =
-	| 'today'
-	| 'yesterday'
-	| 'last7Days'
-	| 'last30Days'
-	| 'thisMonth'
-	| 'lastMonth';
+	'today' | 'yesterday' | 'last7Days' | 'last30Days' | 'thisMonth' | 'lastMonth';
 
 interface CalendarDay {
 	year: number;
@@ -128,7 +128,11 @@ export function lastDaysRange(
 }
 
 /** The first and last instant of a preset period, in the workflow's timezone. */
-export function presetRange(preset: PeriodPreset, now: Date, timeZone: string): { from: string; to: string } {
+export function presetRange(
+	preset: PeriodPreset,
+	now: Date,
+	timeZone: string,
+): { from: string; to: string } {
 	const { today, before: dayShift, start, end } = calendar(now, timeZone);
 	switch (preset) {
 		case 'today':

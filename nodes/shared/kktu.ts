@@ -57,7 +57,8 @@ export function flattenKktu(tree: KktuNode[]): FlatKktuNode[] {
 				path: nodePath,
 				selectable: level === SELECTABLE_KKTU_LEVEL,
 			});
-			if (Array.isArray(node.children) && node.children.length) walk(node.children, level + 1, nodePath);
+			if (Array.isArray(node.children) && node.children.length)
+				walk(node.children, level + 1, nodePath);
 		}
 	};
 	walk(tree, 1, []);

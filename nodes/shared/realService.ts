@@ -30,7 +30,10 @@ export async function realServiceCredentials(
 	itemIndex: number,
 	what: string,
 	instead = 'type the IDs by hand in the other operations',
-): Promise<{ credentials: ICredentialDataDecryptedObject; paths: NonNullable<PlatformNames['accounts']> }> {
+): Promise<{
+	credentials: ICredentialDataDecryptedObject;
+	paths: NonNullable<PlatformNames['accounts']>;
+}> {
 	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
 	const names = platformNames(credentials, ctx.getNode(), itemIndex);
 	if (!names.accounts) {
@@ -172,7 +175,12 @@ export function realServiceListOperation(list: RealServiceList) {
 					this.getNodeParameter(name, i, name === 'limit' ? 50 : false),
 				);
 				const qs = list.query(this, i);
-				const records = await offsetList(this, i, { path: list.path(paths), qs, limit, credentials });
+				const records = await offsetList(this, i, {
+					path: list.path(paths),
+					qs,
+					limit,
+					credentials,
+				});
 				const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 				return records.map((record) => ({
 					json: simplify ? pick(record, list.simpleFields) : record,

@@ -24,7 +24,8 @@ export function operationSubtitle(properties: INodeProperties[]): string {
 	for (const property of properties.filter((p) => p.name === 'operation')) {
 		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
 			for (const option of optionsOf(property)) {
-				words[`${resource}:${String(option.value)}`] = `${option.name}: ${resources[resource] ?? resource}`;
+				words[`${resource}:${String(option.value)}`] =
+					`${option.name}: ${resources[resource] ?? resource}`;
 			}
 		}
 	}

@@ -29,7 +29,8 @@ export function invalidInput(
 export function redactedUrl(text: string): string {
 	try {
 		const url = new URL(text);
-		const signed = /^(https?|ftps?):$/i.test(url.protocol) && (url.search !== '' || url.hash !== '');
+		const signed =
+			/^(https?|ftps?):$/i.test(url.protocol) && (url.search !== '' || url.hash !== '');
 		const login = url.username !== '' || url.password !== '';
 		if (!login && !signed) return text;
 		url.username = '';
@@ -38,7 +39,9 @@ export function redactedUrl(text: string): string {
 			url.search = '';
 			url.hash = '';
 		}
-		const hidden = [login ? 'user and password' : '', signed ? 'query' : ''].filter(Boolean).join(' and ');
+		const hidden = [login ? 'user and password' : '', signed ? 'query' : '']
+			.filter(Boolean)
+			.join(' and ');
 		return `${url.href} (${hidden} not shown)`;
 	} catch {
 		return text;
@@ -64,7 +67,10 @@ function shownValue(given: unknown): string {
  * text field, an expression's result).
  */
 export function locatorValue(value: unknown): unknown {
-	return value !== null && typeof value === 'object' && !Array.isArray(value) && ('__rl' in value || 'mode' in value)
+	return value !== null &&
+		typeof value === 'object' &&
+		!Array.isArray(value) &&
+		('__rl' in value || 'mode' in value)
 		? (value as { value?: unknown }).value
 		: value;
 }

@@ -38,8 +38,22 @@ export interface GroupingTerm extends Term {
  * this order; n8n's lint rule only checks arrays written in place in a node's description).
  */
 export const PERIOD_UNIT_TERMS: PeriodUnitTerm[] = [
-	{ value: '5_minutes', name: '5 Minutes', adjective: '5-minute', fine: true, daily: false, keyCode: '5m' },
-	{ value: '30_minutes', name: '30 Minutes', adjective: '30-minute', fine: true, daily: false, keyCode: '30m' },
+	{
+		value: '5_minutes',
+		name: '5 Minutes',
+		adjective: '5-minute',
+		fine: true,
+		daily: false,
+		keyCode: '5m',
+	},
+	{
+		value: '30_minutes',
+		name: '30 Minutes',
+		adjective: '30-minute',
+		fine: true,
+		daily: false,
+		keyCode: '30m',
+	},
 	{ value: 'hour', name: 'Hour', adjective: 'Hourly', fine: true, daily: false, keyCode: 'h' },
 	{ value: 'day', name: 'Day', adjective: 'Daily', fine: false, daily: true, keyCode: 'd' },
 	{ value: 'week', name: 'Week', adjective: 'Weekly', fine: false, daily: true, keyCode: 'w' },
@@ -96,13 +110,21 @@ export const NEWEST_FIRST = '-period';
 
 /** `ad_type` of an ad. */
 export const AD_TYPE_TERMS: Term[] = [
-	{ value: 'target_channels', name: 'Channels', description: 'Show the ad in chosen channels or topics' },
+	{
+		value: 'target_channels',
+		name: 'Channels',
+		description: 'Show the ad in chosen channels or topics',
+	},
 	{
 		value: 'target_users',
 		name: 'Users',
 		description: 'Show the ad to users by interests, places and audiences',
 	},
-	{ value: 'target_bots', name: 'Bots', description: 'Show the ad in chosen bots (see Validate Bots)' },
+	{
+		value: 'target_bots',
+		name: 'Bots',
+		description: 'Show the ad in chosen bots (see Validate Bots)',
+	},
 	{
 		value: 'target_search',
 		name: 'Search',

@@ -98,7 +98,8 @@ export function bucketZone(name: string): BucketZone {
 	const fixed = FIXED_OFFSET.exec(name);
 	if (fixed) {
 		const minutes = Number(fixed[2]) * 60 + Number(fixed[3]);
-		if (Number(fixed[2]) > 14 || Number(fixed[3]) > 59) throw new Error(`bucket time zone offset out of range: ${name}`);
+		if (Number(fixed[2]) > 14 || Number(fixed[3]) > 59)
+			throw new Error(`bucket time zone offset out of range: ${name}`);
 		const offset = (fixed[1] === '-' ? -minutes : minutes) * 60_000;
 		return { name, offsetMs: () => offset };
 	}

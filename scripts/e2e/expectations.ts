@@ -56,7 +56,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 			const thresholds = alertThresholds(example);
 			assert.ok(thresholds.size > 0, 'Alert settings holds thresholds');
 			const stats = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/stats/page');
-			assert.ok(stats.length >= 1, 'the cabinets\' currencies are read from the statistics');
+			assert.ok(stats.length >= 1, "the cabinets' currencies are read from the statistics");
 			const query = stats[0].body as Record<string, unknown>;
 			assert.deepEqual(query.grouping, ['cabinet']);
 			// Cabinets with statistics in the window: the ones whose currency the workflow learns.
@@ -100,7 +100,10 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 					`${available.toFixed(2)} ${cabinet.currency}`,
 					`${threshold} ${cabinet.currency}`,
 				]) {
-					assert.ok(text.includes(part), `the alert for ${cabinet.account_id} names ${part}: ${text}`);
+					assert.ok(
+						text.includes(part),
+						`the alert for ${cabinet.account_id} names ${part}: ${text}`,
+					);
 				}
 			});
 		},
@@ -123,10 +126,19 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 				'the campaign list is read',
 			);
 
-			const week = new Map<number, { spend: number; exchanged: number; views: number; clicks: number; currency: unknown }>();
+			const week = new Map<
+				number,
+				{ spend: number; exchanged: number; views: number; clicks: number; currency: unknown }
+			>();
 			for (const row of sandbox.data.statsRows(query).map(numeric)) {
 				const id = Number(row.campaign_id);
-				const sum = week.get(id) ?? { spend: 0, exchanged: 0, views: 0, clicks: 0, currency: row.original_currency };
+				const sum = week.get(id) ?? {
+					spend: 0,
+					exchanged: 0,
+					views: 0,
+					clicks: 0,
+					currency: row.original_currency,
+				};
 				sum.spend += cents(row.original_spent);
 				sum.exchanged += cents(row.exchanged_spent);
 				sum.views += Number(row.views);
@@ -142,7 +154,12 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 				.map((campaign) => {
 					const sum = week.get(campaign.id) ?? assert.fail();
 					const cabinet = sandbox.data.cabinet(campaign.account_id) ?? assert.fail();
-					const inList = campaignItem(sandbox.data, campaign, Number.NEGATIVE_INFINITY, sandbox.data.nowMs());
+					const inList = campaignItem(
+						sandbox.data,
+						campaign,
+						Number.NEGATIVE_INFINITY,
+						sandbox.data.nowMs(),
+					);
 					return {
 						campaign_id: campaign.id,
 						campaign_name: campaign.name,
@@ -159,7 +176,11 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 					};
 				});
 			assert.ok(expected.length >= 2, 'the sandbox has campaigns with statistics in the week');
-			assert.equal(week.size, expected.length, 'every campaign with statistics is in the campaign list');
+			assert.equal(
+				week.size,
+				expected.length,
+				'every campaign with statistics is in the campaign list',
+			);
 
 			const rows = items('One row per campaign').map((item) => item.json);
 			const byId = [...rows].sort((a, b) => Number(a.campaign_id) - Number(b.campaign_id));
@@ -174,16 +195,21 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 					return row;
 				}),
 				expected,
-				'each row: the campaign list\'s name, status and budget, the week\'s sums of the statistics rows',
+				"each row: the campaign list's name, status and budget, the week's sums of the statistics rows",
 			);
 		},
 	},
 	...SHEET_EXPECTATIONS,
 	'pixel-events-setup.json': {
-		title: 'each listed event exists in the cabinet with its title and type, listed once, with the base code',
+		title:
+			'each listed event exists in the cabinet with its title and type, listed once, with the base code',
 		check({ items, requests, sandbox }) {
-			const wanted = items('One item per event').map((item) => item.json as { title: string; type: string });
-			const creates = requests.filter((r) => r.method === 'POST' && r.path === '/api/pixel_events/');
+			const wanted = items('One item per event').map(
+				(item) => item.json as { title: string; type: string },
+			);
+			const creates = requests.filter(
+				(r) => r.method === 'POST' && r.path === '/api/pixel_events/',
+			);
 			assert.equal(creates.length, wanted.length, 'one create request per listed event');
 			creates.forEach((request, index) => {
 				assert.equal(request.status, 201, `event ${index + 1} created`);
@@ -196,8 +222,13 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 				assert.equal(found[0].type, event.type);
 			}
 			const listed = items('List events').map((item) => item.json.title);
-			assert.equal(listed.length, inCabinet.length, 'List events ran once and listed the whole cabinet');
-			for (const event of wanted) assert.ok(listed.includes(event.title), `"${event.title}" is listed`);
+			assert.equal(
+				listed.length,
+				inCabinet.length,
+				'List events ran once and listed the whole cabinet',
+			);
+			for (const event of wanted)
+				assert.ok(listed.includes(event.title), `"${event.title}" is listed`);
 			const [code] = items('Base pixel code');
 			assert.equal(code.json.code_snippet, sandbox.data.pixelCode(DE_CABINET)?.code_snippet);
 		},

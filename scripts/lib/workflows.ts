@@ -65,7 +65,10 @@ export function writeWorkflowImport(dir: string, examples: Example[]): void {
 }
 
 /** The file for `n8n import:credentials`: plain data, which n8n encrypts with its key on import. */
-export function writeCredentialImport(file: string, data: SandboxCredential | SignInCredential): void {
+export function writeCredentialImport(
+	file: string,
+	data: SandboxCredential | SignInCredential,
+): void {
 	writeFileSync(
 		file,
 		JSON.stringify([{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data }], null, 2),
@@ -88,7 +91,10 @@ export function pollingTriggerOf(
 }
 
 /** The node types `n8n execute` starts a workflow from (n8n's own list); it refuses any other. */
-const CLI_START_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.executeWorkflowTrigger']);
+const CLI_START_TYPES = new Set([
+	'n8n-nodes-base.manualTrigger',
+	'n8n-nodes-base.executeWorkflowTrigger',
+]);
 
 /**
  * The trigger from which a workflow must be run as the editor's "Execute workflow" does (over

@@ -31,7 +31,11 @@ export function pollingTrigger(startDate: Date): Example {
 
 /** Schedule Trigger every 17 s → Stats (yesterday by hour and campaign) → CSV. */
 export function scheduledStats(): Example {
-	return renamed(scheduledWorkflow(), 'renewal-scheduled-stats.json', 'Renewal: stats to CSV every 17 s');
+	return renamed(
+		scheduledWorkflow(),
+		'renewal-scheduled-stats.json',
+		'Renewal: stats to CSV every 17 s',
+	);
 }
 
 /** 1,000 distinct phone numbers of one country, as Audiences Create needs at least that many. */

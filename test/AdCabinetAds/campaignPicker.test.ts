@@ -28,7 +28,9 @@ const ids = (results: INodeListSearchItems[]) => results.map((r) => Number(r.val
 
 /** The Campaign ID parameters an Ads Create node of this version shows. */
 function campaignIdShown(typeVersion: number): INodeProperties[] {
-	const { description } = nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.adCabinetAds`) as INodeType;
+	const { description } = nodeTypes().getByNameAndVersion(
+		`${PACKAGE_NAME}.adCabinetAds`,
+	) as INodeType;
 	const node = { typeVersion } as INode;
 	return description.properties.filter(
 		(p) => p.name === 'campaignId' && NodeHelpers.displayParameter(CREATE, p, node, description),
@@ -38,10 +40,24 @@ function campaignIdShown(typeVersion: number): INodeProperties[] {
 describe('Ads → Create: the Campaign ID picker (node version 1.2)', () => {
 	const sandbox = useSandbox({ platform: 'telegram', rateLimit: 'off', now: TEST_NOW });
 	const search = (parameters: INodeParameters = {}, filter?: string, token?: string) =>
-		listSearch('adCabinetAds', 'searchCampaigns', { ...CREATE, ...parameters }, credentialsFor(sandbox()), filter, token, 1.2);
+		listSearch(
+			'adCabinetAds',
+			'searchCampaigns',
+			{ ...CREATE, ...parameters },
+			credentialsFor(sandbox()),
+			filter,
+			token,
+			1.2,
+		);
 	const create = (parameters: INodeParameters, typeVersion = 1.2) =>
-		runNode({ type: 'adCabinetAds', typeVersion, parameters: minimalCreate(parameters), credentials: credentialsFor(sandbox()) });
-	const sentBody = () => apiRequests(sandbox()).find((r) => r.method === 'POST')?.body as IDataObject | undefined;
+		runNode({
+			type: 'adCabinetAds',
+			typeVersion,
+			parameters: minimalCreate(parameters),
+			credentials: credentialsFor(sandbox()),
+		});
+	const sentBody = () =>
+		apiRequests(sandbox()).find((r) => r.method === 'POST')?.body as IDataObject | undefined;
 
 	test('version 1.2 shows From List and By ID; versions 1 and 1.1 keep the number field', () => {
 		const [picker, ...more] = campaignIdShown(1.2);
@@ -62,18 +78,26 @@ describe('Ads → Create: the Campaign ID picker (node version 1.2)', () => {
 	test('By ID takes whole numbers of at least 1 only', () => {
 		const byId = campaignIdShown(1.2)[0].modes?.find((mode) => mode.name === 'id');
 		const rule = byId?.validation?.find((v) => typeof v === 'object' && v.type === 'regex') as
-			| { properties: { regex: string; errorMessage: string } }
-			| undefined;
+			{ properties: { regex: string; errorMessage: string } } | undefined;
 		const regex = new RegExp(String(rule?.properties.regex));
 		expect(['2201', ' 7 ', '1'].map((v) => regex.test(v))).toEqual([true, true, true]);
-		expect(['0', '-3', '2.5', 'abc', '', '022'].map((v) => regex.test(v))).toEqual([false, false, false, false, false, false]);
+		expect(['0', '-3', '2.5', 'abc', '', '022'].map((v) => regex.test(v))).toEqual([
+			false,
+			false,
+			false,
+			false,
+			false,
+			false,
+		]);
 		expect(rule?.properties.errorMessage).toBe('Campaign ID must be a whole number of at least 1');
 	});
 
 	test('From List: every campaign with its cabinet, from one request of the campaign list', async () => {
 		const { results, paginationToken } = await search();
 		expect(ids(results)).toEqual(ALL);
-		expect(results.find((r) => r.value === '2201')?.name).toBe('Berlin Black Friday (2201, Berlin Growth GmbH)');
+		expect(results.find((r) => r.value === '2201')?.name).toBe(
+			'Berlin Black Friday (2201, Berlin Growth GmbH)',
+		);
 		expect(results.every((r) => r.url === undefined)).toBe(true);
 		expect(paginationToken).toBeUndefined();
 		expect(apiRequests(sandbox()).map((r) => [r.method, r.path, r.query])).toEqual([
@@ -97,8 +121,16 @@ describe('Ads → Create: the Campaign ID picker (node version 1.2)', () => {
 	test("search by name uses the API's name filter, also within a chosen cabinet", async () => {
 		const found = await search({}, ' berlin ');
 		expect(ids(found.results)).toEqual([2201]);
-		expect(apiRequests(sandbox()).at(-1)?.query).toEqual({ period: 'all', campaign_name: 'berlin', offset: '0', limit: '500' });
-		const inOther = await search({ accountId: { __rl: true, mode: 'list', value: 'ACC06163' } }, 'berlin');
+		expect(apiRequests(sandbox()).at(-1)?.query).toEqual({
+			period: 'all',
+			campaign_name: 'berlin',
+			offset: '0',
+			limit: '500',
+		});
+		const inOther = await search(
+			{ accountId: { __rl: true, mode: 'list', value: 'ACC06163' } },
+			'berlin',
+		);
 		expect(inOther.results).toEqual([]);
 		expect(inOther.paginationToken).toBeUndefined();
 	});
@@ -118,7 +150,7 @@ describe('Ads → Create: the Campaign ID picker (node version 1.2)', () => {
 	});
 
 	test.each(['abc', '0', '-5', '22.5', ''])(
-		'By ID %j typed in: n8n refuses the run with the locator\'s rule before any request',
+		"By ID %j typed in: n8n refuses the run with the locator's rule before any request",
 		async (value) => {
 			await expect(create({ campaignId: locator(value) })).rejects.toThrow(
 				"The 'Node' node has issues:",
@@ -136,23 +168,31 @@ describe('Ads → Create: the Campaign ID picker (node version 1.2)', () => {
 		['={{ "-5" }}', '"-5"'],
 		['={{ 22.5 }}', '22.5'],
 		['={{ "" }}', '""'],
-	])('By ID %s from an expression is refused before any request, naming Campaign ID, the rule and the value', async (value, shown) => {
-		const { error } = await create({ campaignId: locator(value) });
-		expect(error?.message).toBe(
-			`Campaign ID: must be a whole number of at least 1 (got ${shown}). Nothing was sent to the API.`,
-		);
-		expect(apiRequests(sandbox())).toHaveLength(0);
-	});
+	])(
+		'By ID %s from an expression is refused before any request, naming Campaign ID, the rule and the value',
+		async (value, shown) => {
+			const { error } = await create({ campaignId: locator(value) });
+			expect(error?.message).toBe(
+				`Campaign ID: must be a whole number of at least 1 (got ${shown}). Nothing was sent to the API.`,
+			);
+			expect(apiRequests(sandbox())).toHaveLength(0);
+		},
+	);
 
-	test.each([1, 1.1])('a saved version %s node with a typed Campaign ID sends it as before', async (version) => {
-		const { error } = await create({ campaignId: 2202 }, version);
-		expect(error).toBeUndefined();
-		expect(sentBody()?.campaign_id).toBe(2202);
-		sandbox().clearLog();
-		const zero = await create({ campaignId: 0 }, version);
-		expect(zero.error?.message).toBe('Campaign ID: must be a whole number of at least 1 (got 0). Nothing was sent to the API.');
-		expect(apiRequests(sandbox())).toHaveLength(0);
-	});
+	test.each([1, 1.1])(
+		'a saved version %s node with a typed Campaign ID sends it as before',
+		async (version) => {
+			const { error } = await create({ campaignId: 2202 }, version);
+			expect(error).toBeUndefined();
+			expect(sentBody()?.campaign_id).toBe(2202);
+			sandbox().clearLog();
+			const zero = await create({ campaignId: 0 }, version);
+			expect(zero.error?.message).toBe(
+				'Campaign ID: must be a whole number of at least 1 (got 0). Nothing was sent to the API.',
+			);
+			expect(apiRequests(sandbox())).toHaveLength(0);
+		},
+	);
 });
 
 describe('the Campaign ID picker with the credential in the Generic form', () => {
@@ -160,7 +200,15 @@ describe('the Campaign ID picker with the credential in the Generic form', () =>
 
 	test('From List says the campaign list exists only on the Telegram (Adstat) API and points at By ID; nothing is sent', async () => {
 		await expect(
-			listSearch('adCabinetAds', 'searchCampaigns', CREATE, { ...credentialsFor(sandbox()), platform: 'ext' }, undefined, undefined, 1.2),
+			listSearch(
+				'adCabinetAds',
+				'searchCampaigns',
+				CREATE,
+				{ ...credentialsFor(sandbox()), platform: 'ext' },
+				undefined,
+				undefined,
+				1.2,
+			),
 		).rejects.toThrow(
 			'Platform (Ad Cabinet API credential): Campaign lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the campaign ID. Nothing was sent to the API.',
 		);
@@ -176,14 +224,25 @@ describe('the Campaign ID picker with the credential in the Generic form', () =>
 		});
 		expect(error).toBeUndefined();
 		const sent = apiRequests(sandbox()).find((r) => r.method === 'POST');
-		expect([sent?.path, (sent?.body as IDataObject).campaign_id]).toEqual(['/api/advertisement/ext/', 2201]);
+		expect([sent?.path, (sent?.body as IDataObject).campaign_id]).toEqual([
+			'/api/advertisement/ext/',
+			2201,
+		]);
 	});
 });
 
 describe('the Campaign ID picker on a long campaign list', () => {
 	const sandbox = useSandbox({ platform: 'telegram', rateLimit: 'off', now: TEST_NOW });
 	const search = (parameters: INodeParameters, token?: string) =>
-		listSearch('adCabinetAds', 'searchCampaigns', { ...CREATE, ...parameters }, credentialsFor(sandbox()), undefined, token, 1.2);
+		listSearch(
+			'adCabinetAds',
+			'searchCampaigns',
+			{ ...CREATE, ...parameters },
+			credentialsFor(sandbox()),
+			undefined,
+			token,
+			1.2,
+		);
 	const cabinets = Object.keys(SEEDED);
 	// 1,500 more campaigns, taking turns between the three cabinets: 500 more each.
 	const extra = Array.from({ length: 1500 }, (_, i) => ({
@@ -224,8 +283,13 @@ describe('the Campaign ID picker on a long campaign list', () => {
 	});
 
 	test("a chosen cabinet's 504 campaigns: 500, then the rest from where the first stopped", async () => {
-		const { pages, values } = await allPages({ accountId: { __rl: true, mode: 'list', value: BERLIN } });
-		const berlin = [...SEEDED[BERLIN], ...extra.filter((c) => c.account_id === BERLIN).map((c) => c.id)];
+		const { pages, values } = await allPages({
+			accountId: { __rl: true, mode: 'list', value: BERLIN },
+		});
+		const berlin = [
+			...SEEDED[BERLIN],
+			...extra.filter((c) => c.account_id === BERLIN).map((c) => c.id),
+		];
 		expect(values).toEqual(berlin);
 		expect(pages.map((page) => page.count)).toEqual([500, 4]);
 		expect(pages.at(-1)?.token).toBeUndefined();

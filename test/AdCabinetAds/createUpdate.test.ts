@@ -3,7 +3,13 @@ import { runNode } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
 import { cabinetIdIn, PLATFORMS } from '../../sandbox';
-import { AD_PATH, EVENT_FIELD, locator, minimalCreate, specCreateFields } from '../support/adFixtures';
+import {
+	AD_PATH,
+	EVENT_FIELD,
+	locator,
+	minimalCreate,
+	specCreateFields,
+} from '../support/adFixtures';
 
 const NOW = '2026-11-20T12:00:00.000Z';
 
@@ -15,8 +21,7 @@ describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (plat
 	const run = (parameters: INodeParameters, extra: Partial<Parameters<typeof runNode>[0]> = {}) =>
 		runNode({ type: 'adCabinetAds', parameters, credentials: credentialsFor(sandbox()), ...extra });
 	const leafKktu = () => sandbox().data.kktuIdsAtLevel(3)[4];
-	const eventOf = (accountId: string) =>
-		String(sandbox().data.pixelEventsOf(accountId)[1][EVENT]);
+	const eventOf = (accountId: string) => String(sandbox().data.pixelEventsOf(accountId)[1][EVENT]);
 
 	/** Tashkent Digital (automatic labelling, audiences): every field of spec 4.6 set in the node. */
 	function everyField(): INodeParameters {
@@ -236,9 +241,9 @@ describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (plat
 	});
 
 	test('Update of two fields sends only those two; every other field of the ad is unchanged', async () => {
-		const ad = sandbox().data.ads.find(
-			(a) => a.status === 'active' && a.accountId === DE,
-		) as { id: number };
+		const ad = sandbox().data.ads.find((a) => a.status === 'active' && a.accountId === DE) as {
+			id: number;
+		};
 		const before = sandbox().data.adDetail(ad.id) as IDataObject;
 		const { items, error } = await run({
 			resource: 'ad',
@@ -256,9 +261,9 @@ describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (plat
 	});
 
 	test('Update can clear the schedule (null), set the pixel event, KKTU and dates', async () => {
-		const ad = sandbox().data.ads.find(
-			(a) => a.status === 'active' && a.accountId === UZ,
-		) as { id: number };
+		const ad = sandbox().data.ads.find((a) => a.status === 'active' && a.accountId === UZ) as {
+			id: number;
+		};
 		const { error } = await run({
 			resource: 'ad',
 			operation: 'update',
@@ -346,7 +351,9 @@ describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (plat
 		expect(error?.message.split('kktu_ids: is required').length).toBe(2);
 		expect(error?.message).toContain('The cabinet needs a KKTU category');
 		expect(error?.message).toContain('"KKTU Category"');
-		expect(error?.message).toContain('The API refused it, so nothing was changed and sending it again after the fix is safe.');
+		expect(error?.message).toContain(
+			'The API refused it, so nothing was changed and sending it again after the fix is safe.',
+		);
 		expect(error?.message).not.toContain('may have taken effect');
 		expect(apiRequests(sandbox()).filter((r) => r.method === 'POST')).toHaveLength(1);
 	});

@@ -118,7 +118,9 @@ describe('Ad Cabinet Ads → Get Many and Get', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual([sandbox().data.adDetail(id)]);
-		expect(apiRequests(sandbox()).map((r) => r.path)).toEqual([`/api/advertisement/telegram/${id}`]);
+		expect(apiRequests(sandbox()).map((r) => r.path)).toEqual([
+			`/api/advertisement/telegram/${id}`,
+		]);
 
 		const title = sandbox().data.ad(id)?.fields.title as string;
 		const found = await listSearch(

@@ -14,40 +14,88 @@ const small = { hash: false, minNumbers: 1 };
 describe('audience file builder', () => {
 	test('strips +, spaces, dashes, brackets and quotes, and accepts numbers given as numbers', () => {
 		const build = buildAudienceFromValues(
-			['+998 90 123 45 67', '998-90-123-45-68', '+998 (90) 123-45-69', 998901234570, '"998901234571"', ' 998901234572 '],
+			[
+				'+998 90 123 45 67',
+				'998-90-123-45-68',
+				'+998 (90) 123-45-69',
+				998901234570,
+				'"998901234571"',
+				' 998901234572 ',
+			],
 			small,
 		);
 		expect(build.problem).toBeUndefined();
-		expect(build.content.split('\n').sort()).toEqual(
-			['998901234567', '998901234568', '998901234569', '998901234570', '998901234571', '998901234572'],
-		);
-		expect(build.report).toMatchObject({ valid: 6, invalid: 0, duplicatesRemoved: 0, phoneNumbers: 6, hashed: false });
+		expect(build.content.split('\n').sort()).toEqual([
+			'998901234567',
+			'998901234568',
+			'998901234569',
+			'998901234570',
+			'998901234571',
+			'998901234572',
+		]);
+		expect(build.report).toMatchObject({
+			valid: 6,
+			invalid: 0,
+			duplicatesRemoved: 0,
+			phoneNumbers: 6,
+			hashed: false,
+		});
 	});
 
 	test('drops duplicates after normalization and counts them', () => {
-		const build = buildAudienceFromValues(['998901234567', '+998 90 123-45-67', 998901234567, '998901234568'], small);
+		const build = buildAudienceFromValues(
+			['998901234567', '+998 90 123-45-67', 998901234567, '998901234568'],
+			small,
+		);
 		expect(build.content.split('\n').sort()).toEqual(['998901234567', '998901234568']);
 		expect(build.report.duplicatesRemoved).toBe(2);
 		expect(build.report.valid).toBe(2);
 	});
 
 	test('hashes each normalized number with SHA-256 (lower-case hex) when asked', () => {
-		const build = buildAudienceFromValues(['+998 90 123 45 67', '998901234568'], { hash: true, minNumbers: 1 });
-		expect(build.content.split('\n').sort()).toEqual([sha('998901234567'), sha('998901234568')].sort());
-		expect(build.report).toMatchObject({ hashed: true, phoneNumbers: 2, sha256Hashes: 0, fileBytes: 129 });
+		const build = buildAudienceFromValues(['+998 90 123 45 67', '998901234568'], {
+			hash: true,
+			minNumbers: 1,
+		});
+		expect(build.content.split('\n').sort()).toEqual(
+			[sha('998901234567'), sha('998901234568')].sort(),
+		);
+		expect(build.report).toMatchObject({
+			hashed: true,
+			phoneNumbers: 2,
+			sha256Hashes: 0,
+			fileBytes: 129,
+		});
 		expect(build.content.length).toBe(build.report.fileBytes);
 	});
 
 	test('keeps given SHA-256 hashes as they are (lower-cased, deduplicated, never hashed twice)', () => {
 		const h = sha('998901234567');
-		const build = buildAudienceFromValues([h, h.toUpperCase(), ` ${sha('998901234568')} `], { hash: true, minNumbers: 1 });
+		const build = buildAudienceFromValues([h, h.toUpperCase(), ` ${sha('998901234568')} `], {
+			hash: true,
+			minNumbers: 1,
+		});
 		expect(build.content.split('\n')).toEqual([h, sha('998901234568')]);
-		expect(build.report).toMatchObject({ valid: 2, duplicatesRemoved: 1, sha256Hashes: 2, phoneNumbers: 0, hashed: true });
+		expect(build.report).toMatchObject({
+			valid: 2,
+			duplicatesRemoved: 1,
+			sha256Hashes: 2,
+			phoneNumbers: 0,
+			hashed: true,
+		});
 	});
 
 	test('splits strings on commas and line breaks, flattens arrays and counts empty values', () => {
 		const build = buildAudienceFromValues(
-			['998901234567,998901234568\r\n998901234569', ['998901234570', 998901234571], undefined, null, '', [], '   '],
+			[
+				'998901234567,998901234568\r\n998901234569',
+				['998901234570', 998901234571],
+				undefined,
+				null,
+				'',
+				[],
+				'   ',
+			],
 			small,
 		);
 		expect(build.report.valid).toBe(5);
@@ -56,27 +104,59 @@ describe('audience file builder', () => {
 
 	test('refuses invalid entries, reporting counts and the first few examples as given', () => {
 		const build = buildAudienceFromValues(
-			[...numbers(1000), 'abc', '12345', '+7 999 123-45-67', '9989012345678', '998 90 12x 45 67', 'x1', 'x2', { phone: 1 }, true],
+			[
+				...numbers(1000),
+				'abc',
+				'12345',
+				'+7 999 123-45-67',
+				'9989012345678',
+				'998 90 12x 45 67',
+				'x1',
+				'x2',
+				{ phone: 1 },
+				true,
+			],
 			{ hash: true },
 		);
 		expect(build.problem?.rule).toBe('invalidEntries');
 		expect(build.content).toBe('');
 		expect(build.report).toMatchObject({ valid: 1000, invalid: 9 });
-		expect(build.report.invalidExamples).toEqual(['abc', '12345', '+7 999 123-45-67', '9989012345678', '998 90 12x 45 67']);
+		expect(build.report.invalidExamples).toEqual([
+			'abc',
+			'12345',
+			'+7 999 123-45-67',
+			'9989012345678',
+			'998 90 12x 45 67',
+		]);
 		expect(build.problem?.message).toBe(
 			'every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 1,000 valid unique entries, 9 invalid entries (first: "abc", "12345", "+7 999 123-45-67", "9989012345678", "998 90 12x 45 67"), 0 duplicates removed',
 		);
 	});
 
-	test('a file\'s invalid entries are pointed out by line number, never quoted (CRLF, lone CR, commas, a header)', () => {
-		const lines = ['phone', ...numbers(998), 'token=abc123', '998901234567,secret-1', 'x\ry', ...numbers(6, 5000)];
+	test("a file's invalid entries are pointed out by line number, never quoted (CRLF, lone CR, commas, a header)", () => {
+		const lines = [
+			'phone',
+			...numbers(998),
+			'token=abc123',
+			'998901234567,secret-1',
+			'x\ry',
+			...numbers(6, 5000),
+		];
 		const text = `${lines.slice(0, 1000).join('\r\n')}\r\n${lines.slice(1000).join('\n')}`;
 		const build = buildAudienceFromText(text, { hash: true, skipHeader: true, invalidAs: 'lines' });
-		expect(build.report).toMatchObject({ invalid: 4, invalidExamples: [], invalidLines: [1000, 1001, 1002, 1003], headerSkipped: 'phone' });
+		expect(build.report).toMatchObject({
+			invalid: 4,
+			invalidExamples: [],
+			invalidLines: [1000, 1001, 1002, 1003],
+			headerSkipped: 'phone',
+		});
 		expect(build.problem?.message).toBe(
 			'every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 1,005 valid unique entries, 4 invalid entries (on lines 1,000, 1,001, 1,002, 1,003), 0 duplicates removed',
 		);
-		const many = buildAudienceFromText(Array.from({ length: 7 }, (_, i) => `bad${i}`).join('\n'), { hash: true, invalidAs: 'lines' });
+		const many = buildAudienceFromText(Array.from({ length: 7 }, (_, i) => `bad${i}`).join('\n'), {
+			hash: true,
+			invalidAs: 'lines',
+		});
 		expect(many.problem?.message).toContain('7 invalid entries (the first on lines 1, 2, 3, 4, 5)');
 		expect(many.problem?.message).not.toContain('bad');
 	});
@@ -123,14 +203,17 @@ describe('audience file builder', () => {
 	});
 
 	test('an input without any entry is reported as such', () => {
-		expect(buildAudienceFromValues([undefined, '', null], { hash: true }).problem?.rule).toBe('noEntries');
+		expect(buildAudienceFromValues([undefined, '', null], { hash: true }).problem?.rule).toBe(
+			'noEntries',
+		);
 		expect(buildAudienceFromText('\n\n', { hash: true }).problem?.rule).toBe('noEntries');
 	});
 
 	test('mixed-format numbers at scale build into the exact normalized, deduplicated, hashed set', () => {
 		const formats = [
 			(n: string) => n,
-			(n: string) => `+${n.slice(0, 3)} ${n.slice(3, 5)} ${n.slice(5, 8)} ${n.slice(8, 10)} ${n.slice(10)}`,
+			(n: string) =>
+				`+${n.slice(0, 3)} ${n.slice(3, 5)} ${n.slice(5, 8)} ${n.slice(8, 10)} ${n.slice(10)}`,
 			(n: string) => `+998 (${n.slice(3, 5)}) ${n.slice(5, 8)}-${n.slice(8, 10)}-${n.slice(10)}`,
 			(n: string) => Number(n),
 		];

@@ -211,7 +211,10 @@ describe('Ad Cabinet Audiences: Create from a URL', () => {
 			`File URL: every entry must be a phone number of 12 digits starting with 998, or a SHA-256 hash of 64 hex characters; found 0 valid unique entries, 5 invalid entries (on lines 2, 3, 4, 5, 6), 0 duplicates removed (got "${url}"). ${NOTHING_SENT}`,
 		);
 		for (const error of [refused.error, allowed.error]) {
-			const everything = JSON.stringify({ message: error?.message, description: error?.description });
+			const everything = JSON.stringify({
+				message: error?.message,
+				description: error?.description,
+			});
 			for (const secret of METADATA_SECRETS) expect(everything).not.toContain(secret);
 		}
 		expect(apiRequests(sandbox())).toHaveLength(0);
@@ -240,7 +243,12 @@ describe('Ad Cabinet Audiences: Create from a URL', () => {
 			node,
 			tool,
 		);
-		expect(resolved).toMatchObject({ source: 'url', fileUrl: '', maxFileSizeMb: 20, allowPrivateNetwork: false });
+		expect(resolved).toMatchObject({
+			source: 'url',
+			fileUrl: '',
+			maxFileSizeMb: 20,
+			allowPrivateNetwork: false,
+		});
 		const sources = tool.properties.find(
 			(p: INodeProperties) =>
 				p.name === 'source' && p.displayOptions?.show?.['@tool']?.[0] === true,

@@ -13,7 +13,8 @@ const numbers = (n: number, from = 0) =>
 	Array.from({ length: n }, (_, i) => `99893${String(from + i).padStart(7, '0')}`);
 /** The ways a spreadsheet column holds the same number. */
 const FORMATS = [
-	(n: string) => `+${n.slice(0, 3)} ${n.slice(3, 5)} ${n.slice(5, 8)}-${n.slice(8, 10)}-${n.slice(10)}`,
+	(n: string) =>
+		`+${n.slice(0, 3)} ${n.slice(3, 5)} ${n.slice(5, 8)}-${n.slice(8, 10)}-${n.slice(10)}`,
 	(n: string) => `+998 (${n.slice(3, 5)}) ${n.slice(5)}`,
 	(n: string) => Number(n),
 	(n: string) => n,
@@ -32,14 +33,22 @@ const fromItems = (parameters: INodeParameters = {}): INodeParameters => ({
 /** A sheet of 1,000 valid numbers in mixed formats, plus duplicates and rows without a phone. */
 function sheet(): { rows: IDataObject[]; unique: string[] } {
 	const unique = numbers(1000);
-	const rows: IDataObject[] = unique.map((n, i) => ({ name: `Customer ${i}`, phone: FORMATS[i % 4](n) }));
-	for (let i = 0; i < 150; i++) rows.push({ name: `Repeat ${i}`, phone: FORMATS[(i + 1) % 4](unique[i * 3]) });
+	const rows: IDataObject[] = unique.map((n, i) => ({
+		name: `Customer ${i}`,
+		phone: FORMATS[i % 4](n),
+	}));
+	for (let i = 0; i < 150; i++)
+		rows.push({ name: `Repeat ${i}`, phone: FORMATS[(i + 1) % 4](unique[i * 3]) });
 	for (let i = 0; i < 20; i++) rows.push({ name: `No phone ${i}`, phone: i % 2 ? '' : null });
 	rows.push({ name: 'Missing field' });
 	return { rows, unique };
 }
 
-function sentEntries(sandbox: { requests: { body?: unknown }[] }): { title: string; entries: string[]; file: MultipartBody['files'][string] } {
+function sentEntries(sandbox: { requests: { body?: unknown }[] }): {
+	title: string;
+	entries: string[];
+	file: MultipartBody['files'][string];
+} {
 	const body = sandbox.requests[0].body as MultipartBody;
 	return {
 		title: body.fields.title,
@@ -51,7 +60,13 @@ function sentEntries(sandbox: { requests: { body?: unknown }[] }): { title: stri
 describe('Ad Cabinet Audiences', () => {
 	const sandbox = useSandbox();
 	const run = async (parameters: INodeParameters, input?: IDataObject[], continueOnFail = false) =>
-		await runNode({ type: 'adCabinetAudiences', parameters, credentials: credentialsFor(sandbox()), input, continueOnFail });
+		await runNode({
+			type: 'adCabinetAudiences',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+			input,
+			continueOnFail,
+		});
 
 	test('From Input Items: the sandbox receives exactly the normalized, deduplicated, hashed numbers in one request', async () => {
 		const { rows, unique } = sheet();
@@ -59,7 +74,12 @@ describe('Ad Cabinet Audiences', () => {
 		expect(error).toBeUndefined();
 		const log = apiRequests(sandbox());
 		expect(log).toHaveLength(1);
-		expect(log[0]).toMatchObject({ method: 'POST', api: 'client', path: `/api/advertisement/telegram/${UZ_CABINET}/audiences`, status: 201 });
+		expect(log[0]).toMatchObject({
+			method: 'POST',
+			api: 'client',
+			path: `/api/advertisement/telegram/${UZ_CABINET}/audiences`,
+			status: 201,
+		});
 		const sent = sentEntries(sandbox());
 		expect(sent.title).toBe('Sheet customers');
 		expect(sent.file).toMatchObject({ filename: 'audience.csv', type: 'text/csv' });
@@ -79,7 +99,8 @@ describe('Ad Cabinet Audiences', () => {
 				emptySkipped: 21,
 				phoneNumbers: 1000,
 				hashed: true,
-				summary: '1,000 valid unique entries, 0 invalid entries, 150 duplicates removed, 21 empty values skipped',
+				summary:
+					'1,000 valid unique entries, 0 invalid entries, 150 duplicates removed, 21 empty values skipped',
 			},
 		});
 		expect(items[0].pairedItem).toEqual(rows.map((_row, index) => ({ item: index })));
@@ -94,7 +115,10 @@ describe('Ad Cabinet Audiences', () => {
 
 	test('numbers already hashed in the sheet are sent as they are', async () => {
 		const hashes = numbers(1000).map(sha);
-		const { items, error } = await run(fromItems({ phoneField: 'contact.hash' }), hashes.map((h) => ({ contact: { hash: h.toUpperCase() } })));
+		const { items, error } = await run(
+			fromItems({ phoneField: 'contact.hash' }),
+			hashes.map((h) => ({ contact: { hash: h.toUpperCase() } })),
+		);
 		expect(error).toBeUndefined();
 		expect(sentEntries(sandbox()).entries).toEqual(hashes);
 		expect(items[0].json.report).toMatchObject({ sha256Hashes: 1000, phoneNumbers: 0 });
@@ -106,12 +130,22 @@ describe('Ad Cabinet Audiences', () => {
 		const input = [
 			{
 				json: { list: 'March' },
-				binary: { file: { data: Buffer.from(csv).toString('base64'), mimeType: 'text/csv', fileName: 'march.csv' } },
+				binary: {
+					file: {
+						data: Buffer.from(csv).toString('base64'),
+						mimeType: 'text/csv',
+						fileName: 'march.csv',
+					},
+				},
 			},
 		];
 		const { items, error } = await runNode({
 			type: 'adCabinetAudiences',
-			parameters: fromItems({ source: 'binary', binaryPropertyName: 'file', title: '={{ "Customers " + $json.list }}' }),
+			parameters: fromItems({
+				source: 'binary',
+				binaryPropertyName: 'file',
+				title: '={{ "Customers " + $json.list }}',
+			}),
 			credentials: credentialsFor(sandbox()),
 			input,
 		});
@@ -119,7 +153,11 @@ describe('Ad Cabinet Audiences', () => {
 		const sent = sentEntries(sandbox());
 		expect(sent.title).toBe('Customers March');
 		expect(sent.entries.slice().sort()).toEqual(unique.map(sha).sort());
-		expect(items[0].json.report).toMatchObject({ valid: 1200, duplicatesRemoved: 10, headerSkipped: 'phone' });
+		expect(items[0].json.report).toMatchObject({
+			valid: 1200,
+			duplicatesRemoved: 10,
+			headerSkipped: 'phone',
+		});
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -151,19 +189,26 @@ describe('Ad Cabinet Audiences', () => {
 		],
 	];
 
-	test.each(rules)('refuses %s, with the counts, before any request', async (_rule, rows, message) => {
-		const { error, items } = await run(fromItems(), rows());
-		expect(items).toHaveLength(0);
-		expect(error?.message.startsWith(message)).toBe(true);
-		expect(apiRequests(sandbox())).toHaveLength(0);
-	});
+	test.each(rules)(
+		'refuses %s, with the counts, before any request',
+		async (_rule, rows, message) => {
+			const { error, items } = await run(fromItems(), rows());
+			expect(items).toHaveLength(0);
+			expect(error?.message.startsWith(message)).toBe(true);
+			expect(apiRequests(sandbox())).toHaveLength(0);
+		},
+	);
 
-	test('a cabinet outside Uzbekistan: the API\'s refusal is explained', async () => {
+	test("a cabinet outside Uzbekistan: the API's refusal is explained", async () => {
 		const { rows } = sheet();
 		const { error } = await run(fromItems({ accountId: DE_CABINET }), rows);
 		expect(error?.httpCode).toBe('403');
-		expect(error?.message).toContain('Audiences are available only for cabinets whose geolocation is Uzbekistan');
-		expect(error?.message).toContain('phone-number audiences are available only for cabinets whose geolocation is Uzbekistan');
+		expect(error?.message).toContain(
+			'Audiences are available only for cabinets whose geolocation is Uzbekistan',
+		);
+		expect(error?.message).toContain(
+			'phone-number audiences are available only for cabinets whose geolocation is Uzbekistan',
+		);
 		expect(error?.message).toContain(DE_CABINET);
 		expect(apiRequests(sandbox())).toHaveLength(1);
 	});
@@ -190,12 +235,18 @@ describe('Ad Cabinet Audiences', () => {
 		});
 		const fromText = await run(list(text, 'Typed list'), [{}]);
 		expect(fromText.error).toBeUndefined();
-		expect(fromText.items[0].json).toMatchObject({ title: 'Typed list', report: { valid: 1000, duplicatesRemoved: 1, hashed: true } });
+		expect(fromText.items[0].json).toMatchObject({
+			title: 'Typed list',
+			report: { valid: 1000, duplicatesRemoved: 1, hashed: true },
+		});
 		expect(sentEntries(sandbox()).entries.slice().sort()).toEqual(unique.map(sha).sort());
 
 		const fromArray = await run(list('={{ $json.phones }}', 'From an array'), [{ phones: unique }]);
 		expect(fromArray.error).toBeUndefined();
-		expect(fromArray.items[0].json).toMatchObject({ title: 'From an array', report: { valid: 1000, duplicatesRemoved: 0 } });
+		expect(fromArray.items[0].json).toMatchObject({
+			title: 'From an array',
+			report: { valid: 1000, duplicatesRemoved: 0 },
+		});
 		expect(apiRequests(sandbox())).toHaveLength(2);
 	});
 
@@ -219,13 +270,24 @@ describe('Ad Cabinet Audiences', () => {
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
-	test('Get Many lists the cabinet\'s audiences; Limit cuts the list', async () => {
+	test("Get Many lists the cabinet's audiences; Limit cuts the list", async () => {
 		const all = await run({ resource: 'audience', operation: 'getAll', accountId: UZ_CABINET });
 		expect(all.items.map((item) => item.json)).toEqual(
-			sandbox().data.audiencesOf(UZ_CABINET).map(({ tg_id, title }) => ({ tg_id, title })),
+			sandbox()
+				.data.audiencesOf(UZ_CABINET)
+				.map(({ tg_id, title }) => ({ tg_id, title })),
 		);
-		expect(apiRequests(sandbox())[0]).toMatchObject({ method: 'GET', path: `/api/advertisement/telegram/${UZ_CABINET}/audiences/` });
-		const two = await run({ resource: 'audience', operation: 'getAll', accountId: UZ_CABINET, returnAll: false, limit: 2 });
+		expect(apiRequests(sandbox())[0]).toMatchObject({
+			method: 'GET',
+			path: `/api/advertisement/telegram/${UZ_CABINET}/audiences/`,
+		});
+		const two = await run({
+			resource: 'audience',
+			operation: 'getAll',
+			accountId: UZ_CABINET,
+			returnAll: false,
+			limit: 2,
+		});
 		expect(two.items).toHaveLength(2);
 		const de = await run({ resource: 'audience', operation: 'getAll', accountId: DE_CABINET });
 		expect(de.error?.message).toContain('only for cabinets whose geolocation is Uzbekistan');
@@ -235,18 +297,33 @@ describe('Ad Cabinet Audiences', () => {
 describe("Ad Cabinet Audiences in the spec's form (credential platform ext)", () => {
 	const sandbox = useSandbox({ platform: 'ext' });
 	const run = async (parameters: INodeParameters, input?: IDataObject[]) =>
-		await runNode({ type: 'adCabinetAudiences', parameters, credentials: credentialsFor(sandbox()), input });
+		await runNode({
+			type: 'adCabinetAudiences',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+			input,
+		});
 
 	test('Create and Get Many use the ext paths, and the audience id is ext_id', async () => {
 		const created = await run(
-			{ resource: 'audience', operation: 'create', accountId: '100001', title: 'Spec form', source: 'list', phoneNumbers: numbers(1000).join(',') },
+			{
+				resource: 'audience',
+				operation: 'create',
+				accountId: '100001',
+				title: 'Spec form',
+				source: 'list',
+				phoneNumbers: numbers(1000).join(','),
+			},
 			[{}],
 		);
 		expect(created.error).toBeUndefined();
 		const stored = sandbox().data.audiencesOf('100001').at(-1);
 		expect(created.items[0].json).toMatchObject({ ext_id: stored?.ext_id, title: 'Spec form' });
 		const all = await run({ resource: 'audience', operation: 'getAll', accountId: '100001' });
-		expect(all.items.map((item) => item.json)).toContainEqual({ ext_id: stored?.ext_id, title: 'Spec form' });
+		expect(all.items.map((item) => item.json)).toContainEqual({
+			ext_id: stored?.ext_id,
+			title: 'Spec form',
+		});
 		expect(apiRequests(sandbox()).map((r) => [r.method, r.path])).toEqual([
 			['POST', '/api/advertisement/ext/100001/audiences'],
 			['GET', '/api/advertisement/ext/100001/audiences/'],

@@ -7,7 +7,7 @@ import { useSandbox } from '../support/useSandbox';
 describe('example workflow audience-from-sheet.json', () => {
 	const sandbox = useSandbox();
 
-	test('runs against the sandbox and uploads the sheet\'s 1,100 distinct numbers, hashed', async () => {
+	test("runs against the sandbox and uploads the sheet's 1,100 distinct numbers, hashed", async () => {
 		const example = listExamples().find((e) => e.file === 'audience-from-sheet.json');
 		if (!example) throw new Error('examples/audience-from-sheet.json is missing');
 		const result = await runExample(example, credentialsFor(sandbox()));
@@ -20,8 +20,15 @@ describe('example workflow audience-from-sheet.json', () => {
 		});
 		const requests = apiRequests(sandbox());
 		expect(requests).toHaveLength(1);
-		const sent = (requests[0].body as MultipartBody).files.audience.bytes.toString('utf8').split('\n');
-		const expected = Array.from({ length: 1100 }, (_, i) => `99890${String(10000000 + i).slice(1)}`);
-		expect(sent.sort()).toEqual(expected.map((n) => createHash('sha256').update(n).digest('hex')).sort());
+		const sent = (requests[0].body as MultipartBody).files.audience.bytes
+			.toString('utf8')
+			.split('\n');
+		const expected = Array.from(
+			{ length: 1100 },
+			(_, i) => `99890${String(10000000 + i).slice(1)}`,
+		);
+		expect(sent.sort()).toEqual(
+			expected.map((n) => createHash('sha256').update(n).digest('hex')).sort(),
+		);
 	});
 });

@@ -16,7 +16,13 @@ function expectedFlat(tree: TreeNode[]) {
 	const out: { id: string; code: string; name: string; level: number; path: string[] }[] = [];
 	const walk = (nodes: TreeNode[], level: number, path: string[]) => {
 		for (const node of nodes) {
-			out.push({ id: node.id, code: node.code, name: node.name, level, path: [...path, node.name] });
+			out.push({
+				id: node.id,
+				code: node.code,
+				name: node.name,
+				level,
+				path: [...path, node.name],
+			});
 			walk(node.children, level + 1, [...path, node.name]);
 		}
 	};
@@ -42,7 +48,9 @@ describe('Ad Cabinet KKTU', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual(JSON.parse(JSON.stringify(sandbox().data.kktu)));
 		expect(items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
-		expect(apiRequests(sandbox()).map((r) => [r.method, r.api, r.path])).toEqual([['GET', 'client', '/api/kktu']]);
+		expect(apiRequests(sandbox()).map((r) => [r.method, r.api, r.path])).toEqual([
+			['GET', 'client', '/api/kktu'],
+		]);
 	});
 
 	test('Get Many returns only the third-level categories by default, with level and path', async () => {
@@ -76,7 +84,9 @@ describe('Ad Cabinet KKTU', () => {
 			expected.map((node) => [node.id, node.level, node.path]),
 		);
 		expect(new Set(items.map((item) => item.json.level))).toEqual(new Set([1, 2, 3]));
-		expect(items.filter((item) => item.json.selectable).length).toBe(sandbox().data.kktuIdsAtLevel(3).length);
+		expect(items.filter((item) => item.json.selectable).length).toBe(
+			sandbox().data.kktuIdsAtLevel(3).length,
+		);
 	});
 
 	test('the search filter matches names (case-insensitive) and code prefixes', async () => {
@@ -104,14 +114,21 @@ describe('Ad Cabinet KKTU', () => {
 			parameters: getMany({ returnAll: false, limit: 4 }),
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(limited.items.map((item) => item.json.code)).toEqual(['1.1.1', '1.1.2', '1.1.3', '1.2.1']);
+		expect(limited.items.map((item) => item.json.code)).toEqual([
+			'1.1.1',
+			'1.1.2',
+			'1.1.3',
+			'1.2.1',
+		]);
 		sandbox().clearLog();
 		const refused = await runNode({
 			type: 'adCabinetKktu',
 			parameters: getMany({ returnAll: false, limit: 0 }),
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(refused.error?.message).toBe('Limit: must be a whole number of at least 1 (got 0). Nothing was sent to the API.');
+		expect(refused.error?.message).toBe(
+			'Limit: must be a whole number of at least 1 (got 0). Nothing was sent to the API.',
+		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 

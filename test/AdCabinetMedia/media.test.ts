@@ -53,7 +53,11 @@ describe('Ad Cabinet Media: Upload', () => {
 		const body = log[0].body as MultipartBody;
 		expect(Object.keys(body.files)).toEqual(['media']);
 		expect(Object.keys(body.fields)).toEqual([]);
-		expect(body.files.media).toMatchObject({ filename: 'banner.png', type: 'image/png', size: PNG.length });
+		expect(body.files.media).toMatchObject({
+			filename: 'banner.png',
+			type: 'image/png',
+			size: PNG.length,
+		});
 		expect(body.files.media.sha256).toBe(createHash('sha256').update(PNG).digest('hex'));
 		expect(Buffer.compare(body.files.media.bytes, PNG)).toBe(0);
 
@@ -69,7 +73,10 @@ describe('Ad Cabinet Media: Upload', () => {
 			type: 'adCabinetMedia',
 			parameters: upload({ binaryPropertyName: 'creative' }),
 			credentials: credentialsFor(sandbox()),
-			input: [fileItem(PNG, 'image/png', 'a.png', 'creative'), fileItem(jpeg, 'image/jpeg', 'b.jpg', 'creative')],
+			input: [
+				fileItem(PNG, 'image/png', 'a.png', 'creative'),
+				fileItem(jpeg, 'image/jpeg', 'b.jpg', 'creative'),
+			],
 		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => [item.json.content_type, item.pairedItem])).toEqual([
@@ -106,11 +113,16 @@ describe('Ad Cabinet Media: Upload', () => {
 			parameters: upload(),
 			credentials: credentialsFor(sandbox()),
 			continueOnFail: true,
-			input: [fileItem(Buffer.from('plain text'), 'application/octet-stream', 'notes.bin'), fileItem(PNG, 'image/png', 'ok.png')],
+			input: [
+				fileItem(Buffer.from('plain text'), 'application/octet-stream', 'notes.bin'),
+				fileItem(PNG, 'image/png', 'ok.png'),
+			],
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
-		expect(items[0].json.error).toMatch(/^The Ad Cabinet API refused the media file: Unsupported file format/);
+		expect(items[0].json.error).toMatch(
+			/^The Ad Cabinet API refused the media file: Unsupported file format/,
+		);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[1].json).toMatchObject({ content_type: 'image/png' });
 		expect(typeof items[1].json.media_token).toBe('string');
@@ -137,7 +149,9 @@ describe('Ad Cabinet Media: Upload', () => {
 			credentials: credentialsFor(sandbox()),
 			input: [fileItem(PNG, 'image/png', 'banner.png')],
 		});
-		expect(error?.message).toBe('Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 ("Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet\'s ID as account_id). Nothing was sent to the API.');
+		expect(error?.message).toBe(
+			'Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 ("Ad Cabinet Ads" → Cabinet → Get Many lists each cabinet\'s ID as account_id). Nothing was sent to the API.',
+		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 

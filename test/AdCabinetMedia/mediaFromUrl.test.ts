@@ -122,7 +122,9 @@ describe('Ad Cabinet Media: Upload from a URL', () => {
 	test('with the default settings an image on this machine is neither downloaded nor uploaded', async () => {
 		const before = served.length;
 		const uploads = sandbox().data.mediaUploads.length;
-		const { error, items } = await run(fromUrl(`${base}/img/banner.png`, { allowPrivateNetwork: false }));
+		const { error, items } = await run(
+			fromUrl(`${base}/img/banner.png`, { allowPrivateNetwork: false }),
+		);
 		expect(items).toHaveLength(0);
 		expect(error?.message).toBe(
 			`File URL: must be an address on the public internet, but it is a loopback address, so nothing was downloaded from it. Use a public address, or turn on Allow Private Network Addresses for a file on your own network (got "${base}/img/banner.png"). Nothing was sent to the Ad Cabinet API, so running again is safe.`,

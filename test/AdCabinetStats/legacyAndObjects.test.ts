@@ -6,7 +6,12 @@ import { useSandbox } from '../support/useSandbox';
 describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	const sandbox = useSandbox({ now: '2026-11-20T12:00:00Z' });
 	const run = (parameters: INodeParameters, timezone?: string) =>
-		runNode({ type: 'adCabinetStats', parameters, credentials: credentialsFor(sandbox()), timezone });
+		runNode({
+			type: 'adCabinetStats',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+			timezone,
+		});
 	const legacy = (extra: INodeParameters = {}): INodeParameters => ({
 		resource: 'legacyReport',
 		operation: 'get',
@@ -30,7 +35,10 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 			partner: [2],
 			campaign: [101, 102],
 			group_time: 1,
-			groupings: [{ name: 'date', type: 1 }, { name: 'account', type: 1 }],
+			groupings: [
+				{ name: 'date', type: 1 },
+				{ name: 'account', type: 1 },
+			],
 			object: [],
 			sub_client: [],
 			type_cab: null,
@@ -48,7 +56,10 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	});
 
 	test("Legacy Report dates carry the offset of the workflow's time zone and keep its days", async () => {
-		const { items, error } = await run(legacy({ dateFrom: '2026-03-01', dateTo: '2026-03-29T18:30:00' }), 'Europe/Berlin');
+		const { items, error } = await run(
+			legacy({ dateFrom: '2026-03-01', dateTo: '2026-03-29T18:30:00' }),
+			'Europe/Berlin',
+		);
 		expect(error).toBeUndefined();
 		// Berlin moves to summer time on 29 March: the last day ends at +02:00.
 		expect(apiRequests(sandbox())[0].body).toMatchObject({
@@ -60,7 +71,10 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 
 	test('month grouping sends group_time 2 and the date grouping carries it', async () => {
 		await run(legacy({ groupTime: 'month', groupings: ['date'] }));
-		expect(apiRequests(sandbox())[0].body).toMatchObject({ group_time: 2, groupings: [{ name: 'date', type: 2 }] });
+		expect(apiRequests(sandbox())[0].body).toMatchObject({
+			group_time: 2,
+			groupings: [{ name: 'date', type: 2 }],
+		});
 	});
 
 	test('refuses Date From after Date To and bad campaign ids before any request', async () => {
@@ -72,9 +86,15 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	});
 
 	test('the node shows the deprecation notice and explains the API error after 28.02.2026 in the same words', async () => {
-		const description = nodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.adCabinetStats`).description;
-		const notice = description.properties.find((p) => p.type === 'notice' && p.name === 'legacyNotice');
-		expect(notice?.displayName).toContain('deprecated: the API switched it off on 28 February 2026');
+		const description = nodeTypes().getByNameAndVersion(
+			`${PACKAGE_NAME}.adCabinetStats`,
+		).description;
+		const notice = description.properties.find(
+			(p) => p.type === 'notice' && p.name === 'legacyNotice',
+		);
+		expect(notice?.displayName).toContain(
+			'deprecated: the API switched it off on 28 February 2026',
+		);
 		expect(notice?.displayName).toContain('Statistic → Get Many');
 		sandbox().data.legacyReportDisabled = true;
 		try {
@@ -88,8 +108,17 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 	});
 
 	test('Advertised Objects → Get Many with a Limit returns that many objects', async () => {
-		const { items } = await run({ resource: 'advertisedObject', operation: 'getAll', returnAll: false, limit: 2 });
-		expect(items.map((item) => item.json)).toEqual(sandbox().data.objects.slice(0, 2).map((object) => ({ object })));
+		const { items } = await run({
+			resource: 'advertisedObject',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 2,
+		});
+		expect(items.map((item) => item.json)).toEqual(
+			sandbox()
+				.data.objects.slice(0, 2)
+				.map((object) => ({ object })),
+		);
 	});
 });
 
@@ -99,7 +128,15 @@ describe("Ad Cabinet Stats → Legacy Report in the spec's form (credential plat
 	test('sends the days as dates to the ext path, as before', async () => {
 		const { items, error } = await runNode({
 			type: 'adCabinetStats',
-			parameters: { resource: 'legacyReport', operation: 'get', dateFrom: '2026-11-01', dateTo: '2026-11-07', groupTime: 'day', groupings: ['date'], filters: {} },
+			parameters: {
+				resource: 'legacyReport',
+				operation: 'get',
+				dateFrom: '2026-11-01',
+				dateTo: '2026-11-07',
+				groupTime: 'day',
+				groupings: ['date'],
+				filters: {},
+			},
 			credentials: credentialsFor(sandbox()),
 			timezone: 'Asia/Tashkent',
 		});
@@ -110,7 +147,13 @@ describe("Ad Cabinet Stats → Legacy Report in the spec's form (credential plat
 			{ date_from: '2026-11-01', date_to: '2026-11-07' },
 		]);
 		expect(items.map((item) => item.json.date)).toEqual([
-			'2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06', '2026-11-07',
+			'2026-11-01',
+			'2026-11-02',
+			'2026-11-03',
+			'2026-11-04',
+			'2026-11-05',
+			'2026-11-06',
+			'2026-11-07',
 		]);
 	});
 });

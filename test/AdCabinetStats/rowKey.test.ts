@@ -21,7 +21,9 @@ const restatedDate = new Date(`${RESTATED_DAY}T00:00:00Z`);
 const weekStart = day(-17 - ((new Date(`${day(-17)}T00:00:00Z`).getUTCDay() + 6) % 7));
 const monthStart = new Date(
 	Date.UTC(restatedDate.getUTCFullYear(), restatedDate.getUTCMonth() - 2, 1),
-).toISOString().slice(0, 10);
+)
+	.toISOString()
+	.slice(0, 10);
 const yearStart = `${restatedDate.getUTCFullYear() - 1}-01-01`;
 const END = `${RESTATED_DAY}T23:59:59Z`;
 

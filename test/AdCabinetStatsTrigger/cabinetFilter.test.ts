@@ -31,7 +31,13 @@ describe('Stats Trigger: the cabinet filter', () => {
 	afterEach(() => clock.stop());
 
 	const poll = (parameters: INodeParameters, typeVersion: number) =>
-		pollOnce({ type: 'adCabinetStatsTrigger', typeVersion, parameters, credentials: credentialsFor(sandbox()), staticData: {} });
+		pollOnce({
+			type: 'adCabinetStatsTrigger',
+			typeVersion,
+			parameters,
+			credentials: credentialsFor(sandbox()),
+			staticData: {},
+		});
 
 	/** The settled days of the backfill, from the sandbox itself. */
 	const truth = (platform_cabinet_ids: string[]) =>
@@ -58,28 +64,42 @@ describe('Stats Trigger: the cabinet filter', () => {
 			['chosen from the list', ['ACC07021', 'ACC07355']],
 			['a list from an expression', '={{ ["ACC07021", "ACC07355"] }}'],
 			['IDs separated by commas from an expression', '={{ "ACC07021, ACC07355" }}'],
-		])('%s: every query carries the chosen cabinets and only their rows are emitted', async (_name, cabinetIds) => {
-			const { items, error } = await poll(params(cabinetIds), 1.1);
-			expect(error).toBeUndefined();
-			const sent = cabinetsSent();
-			expect(sent.length).toBeGreaterThan(0);
-			for (const ids of sent) expect(ids).toEqual(['ACC07021', 'ACC07355']);
-			const expected = truth(['ACC07021', 'ACC07355']);
-			expect(expected.length).toBeGreaterThan(0);
-			expect(items?.map((item) => withoutKey(item.json))).toEqual(expected);
-		});
+		])(
+			'%s: every query carries the chosen cabinets and only their rows are emitted',
+			async (_name, cabinetIds) => {
+				const { items, error } = await poll(params(cabinetIds), 1.1);
+				expect(error).toBeUndefined();
+				const sent = cabinetsSent();
+				expect(sent.length).toBeGreaterThan(0);
+				for (const ids of sent) expect(ids).toEqual(['ACC07021', 'ACC07355']);
+				const expected = truth(['ACC07021', 'ACC07355']);
+				expect(expected.length).toBeGreaterThan(0);
+				expect(items?.map((item) => withoutKey(item.json))).toEqual(expected);
+			},
+		);
 
 		test.each([
-			['a cabinet name', '={{ "Tashkent Digital" }}', /^Cabinet Names or IDs: each must be a cabinet ID such as ACC0000, .*\(got "Tashkent Digital"\)\. Nothing was sent to the API\.$/],
-			['a cabinet 0 in the list', '={{ ["ACC07021", 0] }}', /^Cabinet Names or IDs: each must be the ID of a cabinet, such as ACC0000; 0 is no cabinet \(got 0\)\. Nothing was sent/],
-		])('%s is refused before anything is sent, and the state is left alone', async (_name, cabinetIds, message) => {
-			const { items, error, staticData } = await poll(params(cabinetIds), 1.1);
-			expect(items).toBeNull();
-			expect(error?.name).toBe('NodeOperationError');
-			expect(error?.message).toMatch(message);
-			expect(apiRequests(sandbox())).toHaveLength(0);
-			expect(staticData).toEqual({});
-		});
+			[
+				'a cabinet name',
+				'={{ "Tashkent Digital" }}',
+				/^Cabinet Names or IDs: each must be a cabinet ID such as ACC0000, .*\(got "Tashkent Digital"\)\. Nothing was sent to the API\.$/,
+			],
+			[
+				'a cabinet 0 in the list',
+				'={{ ["ACC07021", 0] }}',
+				/^Cabinet Names or IDs: each must be the ID of a cabinet, such as ACC0000; 0 is no cabinet \(got 0\)\. Nothing was sent/,
+			],
+		])(
+			'%s is refused before anything is sent, and the state is left alone',
+			async (_name, cabinetIds, message) => {
+				const { items, error, staticData } = await poll(params(cabinetIds), 1.1);
+				expect(items).toBeNull();
+				expect(error?.name).toBe('NodeOperationError');
+				expect(error?.message).toMatch(message);
+				expect(apiRequests(sandbox())).toHaveLength(0);
+				expect(staticData).toEqual({});
+			},
+		);
 
 		test('Fetch Test Event checks the cabinets too', async () => {
 			const { error } = await pollOnce({
@@ -90,7 +110,9 @@ describe('Stats Trigger: the cabinet filter', () => {
 				staticData: {},
 				mode: 'manual',
 			});
-			expect(error?.message).toMatch(/^Cabinet Names or IDs: each must be a cabinet ID .*\(got "Berlin Growth GmbH"\)/);
+			expect(error?.message).toMatch(
+				/^Cabinet Names or IDs: each must be a cabinet ID .*\(got "Berlin Growth GmbH"\)/,
+			);
 			expect(apiRequests(sandbox())).toHaveLength(0);
 		});
 	});
@@ -105,7 +127,9 @@ describe('Stats Trigger: the cabinet filter', () => {
 			sandbox().clearLog();
 			const chosen = await poll(params(['ACC07021', 'ACC07355']), 1.1);
 			expect(cabinetsSent()).toEqual(typedSent);
-			expect(chosen.items?.map((item) => withoutKey(item.json))).toEqual(typed.items?.map((item) => item.json));
+			expect(chosen.items?.map((item) => withoutKey(item.json))).toEqual(
+				typed.items?.map((item) => item.json),
+			);
 		});
 
 		test('what version 1.1 refuses is sent as written, as it always was', async () => {

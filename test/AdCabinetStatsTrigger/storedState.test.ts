@@ -29,13 +29,22 @@ describe('Ad Cabinet Stats Trigger: a stored state that cannot be trusted', () =
 		clock.set(at);
 		sandbox().clearLog();
 		const logsBefore = capturedLogs.length;
-		const result = await pollOnce({ type: 'adCabinetStatsTrigger', parameters, credentials: credentialsFor(sandbox()), staticData });
+		const result = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters,
+			credentials: credentialsFor(sandbox()),
+			staticData,
+		});
 		if (result.error) throw result.error;
-		const periodsFrom = apiRequests(sandbox()).map((request) => String((request.body as IDataObject | undefined)?.period_from ?? ''));
+		const periodsFrom = apiRequests(sandbox()).map((request) =>
+			String((request.body as IDataObject | undefined)?.period_from ?? ''),
+		);
 		return {
 			rows: (result.items ?? []).map((item) => item.json),
 			staticData: JSON.parse(JSON.stringify(result.staticData)) as IDataObject,
-			warnings: capturedLogs.slice(logsBefore).filter((line) => line.startsWith('warn: Ad Cabinet Stats Trigger')),
+			warnings: capturedLogs
+				.slice(logsBefore)
+				.filter((line) => line.startsWith('warn: Ad Cabinet Stats Trigger')),
 			periodsFrom,
 		};
 	}
@@ -48,15 +57,21 @@ describe('Ad Cabinet Stats Trigger: a stored state that cannot be trusted', () =
 		const first = await poll(START, {});
 		const edited = first.staticData;
 		const node = Object.keys(edited)[0];
-		(edited[node] as IDataObject).adCabinetStats = { ...(state(edited).adCabinetStats as IDataObject), wm: 0 };
+		(edited[node] as IDataObject).adCabinetStats = {
+			...(state(edited).adCabinetStats as IDataObject),
+			wm: 0,
+		};
 
 		const next = await poll(START + HOUR, edited);
 		expect(next.rows).toEqual([]);
 		expect(next.warnings).toHaveLength(1);
-		expect(next.warnings[0]).toContain('its position 1970-01-01T00:00:00.000Z is before 2020-01-01T00:00:00.000Z');
+		expect(next.warnings[0]).toContain(
+			'its position 1970-01-01T00:00:00.000Z is before 2020-01-01T00:00:00.000Z',
+		);
 		expect(next.warnings[0]).toContain('It was reset to now: rows from before now are not emitted');
 		expect(next.periodsFrom.length).toBeGreaterThan(0);
-		for (const from of next.periodsFrom) expect(Date.parse(from)).toBeGreaterThanOrEqual(START - 2 * DAY);
+		for (const from of next.periodsFrom)
+			expect(Date.parse(from)).toBeGreaterThanOrEqual(START - 2 * DAY);
 
 		// It goes on from there: the next completed day comes once, with no further warning.
 		const tomorrow = await poll(START + DAY, next.staticData);
@@ -70,12 +85,16 @@ describe('Ad Cabinet Stats Trigger: a stored state that cannot be trusted', () =
 		const first = await poll(START, {});
 		// One poll with the clock a year ahead moves the stored position a year on.
 		const ahead = await poll(START + 365 * DAY, first.staticData);
-		expect(Number((state(ahead.staticData).adCabinetStats as IDataObject).wm)).toBeGreaterThan(START + 300 * DAY);
+		expect(Number((state(ahead.staticData).adCabinetStats as IDataObject).wm)).toBeGreaterThan(
+			START + 300 * DAY,
+		);
 
 		const back = await poll(START + HOUR, ahead.staticData);
 		expect(back.rows).toEqual([]);
 		expect(back.warnings).toHaveLength(1);
-		expect(back.warnings[0]).toContain('is ahead of the clock (now 2026-11-17T10:00:00.000Z) by more than one period');
+		expect(back.warnings[0]).toContain(
+			'is ahead of the clock (now 2026-11-17T10:00:00.000Z) by more than one period',
+		);
 
 		const tomorrow = await poll(START + DAY, back.staticData);
 		expect(tomorrow.warnings).toEqual([]);

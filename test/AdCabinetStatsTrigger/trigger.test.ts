@@ -27,17 +27,30 @@ describe('Ad Cabinet Stats Trigger', () => {
 	});
 
 	/** Polls every `stepMs` from `fromMs` to `toMs` (inclusive); returns every emitted row, in order. */
-	async function pollAcross(parameters: Params, fromMs: number, toMs: number, stepMs: number, options: { restart?: boolean; staticData?: IDataObject } = {}) {
+	async function pollAcross(
+		parameters: Params,
+		fromMs: number,
+		toMs: number,
+		stepMs: number,
+		options: { restart?: boolean; staticData?: IDataObject } = {},
+	) {
 		let staticData: IDataObject = options.staticData ?? {};
 		const emitted: IDataObject[] = [];
 		let polls = 0;
 		for (let t = fromMs; t <= toMs; t += stepMs) {
 			clock.set(t);
-			const result = await pollOnce({ type: 'adCabinetStatsTrigger', parameters, credentials: credentialsFor(sandbox()), staticData });
+			const result = await pollOnce({
+				type: 'adCabinetStatsTrigger',
+				parameters,
+				credentials: credentialsFor(sandbox()),
+				staticData,
+			});
 			polls++;
 			if (result.error) throw result.error;
 			for (const item of result.items ?? []) emitted.push(item.json);
-			staticData = options.restart ? (JSON.parse(JSON.stringify(result.staticData)) as IDataObject) : result.staticData;
+			staticData = options.restart
+				? (JSON.parse(JSON.stringify(result.staticData)) as IDataObject)
+				: result.staticData;
 		}
 		return { emitted, staticData, polls };
 	}
@@ -59,7 +72,10 @@ describe('Ad Cabinet Stats Trigger', () => {
 				}) as IDataObject[]),
 			);
 		}
-		return rows.filter((row) => Date.parse(String(row.period_date)) >= fromMs && Date.parse(String(row.period_date)) < toMs);
+		return rows.filter(
+			(row) =>
+				Date.parse(String(row.period_date)) >= fromMs && Date.parse(String(row.period_date)) < toMs,
+		);
 	}
 
 	test('day units over 3 days: each completed row exactly once, in period order, nothing from before activation', async () => {
@@ -68,7 +84,12 @@ describe('Ad Cabinet Stats Trigger', () => {
 		const { emitted, polls } = await pollAcross(params(), start, start + 3 * DAY, HOUR);
 		expect(polls).toBe(73);
 		// Nov 16 had settled at activation (ended 00:00 + 1 h settle): not emitted. Nov 17-19 settled since.
-		const expected = truth('day', ['campaign'], Date.parse('2026-11-17T00:00:00Z'), Date.parse('2026-11-20T00:00:00Z'));
+		const expected = truth(
+			'day',
+			['campaign'],
+			Date.parse('2026-11-17T00:00:00Z'),
+			Date.parse('2026-11-20T00:00:00Z'),
+		);
 		expect(expected.length).toBeGreaterThan(10);
 		expect(emitted).toEqual(expected);
 	});
@@ -76,10 +97,20 @@ describe('Ad Cabinet Stats Trigger', () => {
 	test('hour units over 3 days: each completed hour exactly once, in order', async () => {
 		const start = Date.parse('2026-11-17T09:10:00Z');
 		clock.start(start);
-		const { emitted } = await pollAcross(params({ periodGroupingUnit: 'hour' }), start, start + 3 * DAY, HOUR / 2);
+		const { emitted } = await pollAcross(
+			params({ periodGroupingUnit: 'hour' }),
+			start,
+			start + 3 * DAY,
+			HOUR / 2,
+		);
 		const end = start + 3 * DAY;
 		// 15-minute settle: at activation 09:10 the 08:00 hour (ends 09:00, settles 09:15) was still open.
-		const expected = truth('hour', ['campaign'], Date.parse('2026-11-17T08:00:00Z'), Math.floor((end - 15 * 60_000) / HOUR) * HOUR);
+		const expected = truth(
+			'hour',
+			['campaign'],
+			Date.parse('2026-11-17T08:00:00Z'),
+			Math.floor((end - 15 * 60_000) / HOUR) * HOUR,
+		);
 		expect(expected.length).toBeGreaterThan(100);
 		expect(emitted).toEqual(expected);
 	});
@@ -88,7 +119,9 @@ describe('Ad Cabinet Stats Trigger', () => {
 		const start = Date.parse('2026-11-17T09:00:00Z');
 		clock.start(start);
 		const kept = await pollAcross(params(), start, start + 2 * DAY, 3 * HOUR);
-		const restarted = await pollAcross(params(), start, start + 2 * DAY, 3 * HOUR, { restart: true });
+		const restarted = await pollAcross(params(), start, start + 2 * DAY, 3 * HOUR, {
+			restart: true,
+		});
 		expect(restarted.emitted).toEqual(kept.emitted);
 		expect(restarted.emitted.length).toBeGreaterThan(0);
 	});
@@ -98,9 +131,25 @@ describe('Ad Cabinet Stats Trigger', () => {
 		clock.start(start);
 		const backfill = params({ startFrom: 'date', startDate: '2026-11-10T00:00:00Z' });
 		const first = await pollAcross(backfill, start, start, HOUR);
-		expect(first.emitted).toEqual(truth('day', ['campaign'], Date.parse('2026-11-10T00:00:00Z'), Date.parse('2026-11-17T00:00:00Z')));
-		const later = await pollAcross(backfill, start + HOUR, start + DAY, HOUR, { staticData: first.staticData });
-		expect(later.emitted).toEqual(truth('day', ['campaign'], Date.parse('2026-11-17T00:00:00Z'), Date.parse('2026-11-18T00:00:00Z')));
+		expect(first.emitted).toEqual(
+			truth(
+				'day',
+				['campaign'],
+				Date.parse('2026-11-10T00:00:00Z'),
+				Date.parse('2026-11-17T00:00:00Z'),
+			),
+		);
+		const later = await pollAcross(backfill, start + HOUR, start + DAY, HOUR, {
+			staticData: first.staticData,
+		});
+		expect(later.emitted).toEqual(
+			truth(
+				'day',
+				['campaign'],
+				Date.parse('2026-11-17T00:00:00Z'),
+				Date.parse('2026-11-18T00:00:00Z'),
+			),
+		);
 	});
 
 	test('Every Change: a row whose figures change is emitted again, an unchanged one is not', async () => {
@@ -110,13 +159,24 @@ describe('Ad Cabinet Stats Trigger', () => {
 		const baseline = await pollAcross(everyChange, start, start, HOUR);
 		expect(baseline.emitted).toEqual([]);
 		// Same instant again: nothing changed, nothing emitted.
-		const same = await pollAcross(everyChange, start, start, HOUR, { staticData: baseline.staticData });
+		const same = await pollAcross(everyChange, start, start, HOUR, {
+			staticData: baseline.staticData,
+		});
 		expect(same.emitted).toEqual([]);
 		// Forty minutes later today's rows have grown: each changed row comes again with its new figures.
-		const later = await pollAcross(everyChange, start + 40 * 60_000, start + 40 * 60_000, HOUR, { staticData: same.staticData });
-		const today = truth('day', ['campaign'], Date.parse('2026-11-17T00:00:00Z'), Date.parse('2026-11-18T00:00:00Z'));
+		const later = await pollAcross(everyChange, start + 40 * 60_000, start + 40 * 60_000, HOUR, {
+			staticData: same.staticData,
+		});
+		const today = truth(
+			'day',
+			['campaign'],
+			Date.parse('2026-11-17T00:00:00Z'),
+			Date.parse('2026-11-18T00:00:00Z'),
+		);
 		expect(later.emitted.length).toBeGreaterThan(0);
-		expect(later.emitted).toEqual(today.filter((row) => later.emitted.some((e) => e.campaign_id === row.campaign_id)));
+		expect(later.emitted).toEqual(
+			today.filter((row) => later.emitted.some((e) => e.campaign_id === row.campaign_id)),
+		);
 		expect(later.emitted.every((row) => row.period_date === today[0].period_date)).toBe(true);
 		// State holds only open periods: a few hundred bytes here.
 		expect(JSON.stringify(later.staticData).length).toBeLessThan(8192);
@@ -128,9 +188,19 @@ describe('Ad Cabinet Stats Trigger', () => {
 		const byAd = params({ grouping: ['ad'], startFrom: 'date', startDate: '2026-11-14T00:00:00Z' });
 		// A single transient failure is retried inside the poll.
 		sandbox().faults.onNth(2, '502');
-		const retried = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: byAd, credentials: credentialsFor(sandbox()), staticData: {} });
+		const retried = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters: byAd,
+			credentials: credentialsFor(sandbox()),
+			staticData: {},
+		});
 		expect(retried.error).toBeUndefined();
-		const expected = truth('day', ['ad'], Date.parse('2026-11-14T00:00:00Z'), Date.parse('2026-11-17T00:00:00Z'));
+		const expected = truth(
+			'day',
+			['ad'],
+			Date.parse('2026-11-14T00:00:00Z'),
+			Date.parse('2026-11-17T00:00:00Z'),
+		);
 		expect(expected.length).toBeGreaterThan(500);
 		expect(retried.items?.map((item) => item.json)).toEqual(expected);
 
@@ -139,15 +209,30 @@ describe('Ad Cabinet Stats Trigger', () => {
 		// Every request after the first fails: pages are fetched several at a time, so whichever
 		// runs out of retries first fails the poll.
 		for (let n = 2; n <= 60; n++) sandbox().faults.onNth(n, n % 2 ? 'reset' : '503');
-		const failed = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: byAd, credentials: credentialsFor(sandbox()), staticData: {} });
+		const failed = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters: byAd,
+			credentials: credentialsFor(sandbox()),
+			staticData: {},
+		});
 		expect(failed.error?.name).toBe('NodeApiError');
 		expect(failed.items).toBeNull();
 		expect(failed.staticData['node:Node']).toEqual({});
 		expect(apiRequests(sandbox()).filter((r) => r.fault).length).toBeGreaterThanOrEqual(5);
 		sandbox().faults.clear();
-		const next = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: byAd, credentials: credentialsFor(sandbox()), staticData: failed.staticData });
+		const next = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters: byAd,
+			credentials: credentialsFor(sandbox()),
+			staticData: failed.staticData,
+		});
 		expect(next.items?.map((item) => item.json)).toEqual(expected);
-		const again = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: byAd, credentials: credentialsFor(sandbox()), staticData: next.staticData });
+		const again = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters: byAd,
+			credentials: credentialsFor(sandbox()),
+			staticData: next.staticData,
+		});
 		expect(again.items).toBeNull();
 	});
 
@@ -156,12 +241,29 @@ describe('Ad Cabinet Stats Trigger', () => {
 		clock.start(start);
 		const active = await pollAcross(params(), start, start + 2 * HOUR, HOUR);
 		const before = JSON.stringify(active.staticData);
-		const manual = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: params(), credentials: credentialsFor(sandbox()), staticData: active.staticData, mode: 'manual' });
+		const manual = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters: params(),
+			credentials: credentialsFor(sandbox()),
+			staticData: active.staticData,
+			mode: 'manual',
+		});
 		expect(manual.error).toBeUndefined();
-		const latestDay = truth('day', ['campaign'], Date.parse('2026-11-16T00:00:00Z'), Date.parse('2026-11-17T00:00:00Z'));
+		const latestDay = truth(
+			'day',
+			['campaign'],
+			Date.parse('2026-11-16T00:00:00Z'),
+			Date.parse('2026-11-17T00:00:00Z'),
+		);
 		expect(manual.items?.map((item) => item.json)).toEqual(latestDay.slice(-5));
 		expect(JSON.stringify(manual.staticData)).toBe(before);
-		const fresh = await pollOnce({ type: 'adCabinetStatsTrigger', parameters: params(), credentials: credentialsFor(sandbox()), staticData: {}, mode: 'manual' });
+		const fresh = await pollOnce({
+			type: 'adCabinetStatsTrigger',
+			parameters: params(),
+			credentials: credentialsFor(sandbox()),
+			staticData: {},
+			mode: 'manual',
+		});
 		expect(fresh.items).toHaveLength(5);
 		expect(fresh.staticData).toEqual({});
 	});
@@ -170,11 +272,17 @@ describe('Ad Cabinet Stats Trigger', () => {
 		clock.start('2026-11-17T09:00:00Z');
 		const { error } = await pollOnce({
 			type: 'adCabinetStatsTrigger',
-			parameters: params({ periodGroupingUnit: 'hour', startFrom: 'date', startDate: '2026-11-10T00:00:00Z' }),
+			parameters: params({
+				periodGroupingUnit: 'hour',
+				startFrom: 'date',
+				startDate: '2026-11-10T00:00:00Z',
+			}),
 			credentials: credentialsFor(sandbox()),
 			staticData: {},
 		});
-		expect(error?.message).toMatch(/^Start Date: with the unit "hour" data exists only for the last 5 days/);
+		expect(error?.message).toMatch(
+			/^Start Date: with the unit "hour" data exists only for the last 5 days/,
+		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 });

@@ -18,14 +18,17 @@ describe('example workflows run in-process against the sandbox', () => {
 		}
 	});
 
-	test.each(examples.map((example) => [example.file, example] as const))('%s runs without errors', async (_file, example) => {
-		const result = await runExample(example, credentialsFor(sandbox()));
-		expect(result.error).toBeUndefined();
-		for (const [name, run] of Object.entries(result.nodes)) {
-			expect([name, run.error?.message]).toEqual([name, undefined]);
-			expect([name, itemsOf(result, name).length > 0]).toEqual([name, true]);
-		}
-	});
+	test.each(examples.map((example) => [example.file, example] as const))(
+		'%s runs without errors',
+		async (_file, example) => {
+			const result = await runExample(example, credentialsFor(sandbox()));
+			expect(result.error).toBeUndefined();
+			for (const [name, run] of Object.entries(result.nodes)) {
+				expect([name, run.error?.message]).toEqual([name, undefined]);
+				expect([name, itemsOf(result, name).length > 0]).toEqual([name, true]);
+			}
+		},
+	);
 
 	test('stats-trigger-to-sheet writes with Append or Update Row on row_key, which n8n keeps when it loads the workflow', async () => {
 		const example = examples.find((e) => e.file === 'stats-trigger-to-sheet.json');

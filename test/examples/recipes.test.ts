@@ -56,7 +56,10 @@ describe('examples/weekly-spend-by-campaign.json', () => {
 	const sandbox = useSandbox({ clock: 'frozen' });
 
 	test("one row per campaign: the week's statistics rows summed, with the campaign list's name and budget", async () => {
-		const result = await runExample(example('weekly-spend-by-campaign.json'), credentialsFor(sandbox()));
+		const result = await runExample(
+			example('weekly-spend-by-campaign.json'),
+			credentialsFor(sandbox()),
+		);
 		expect(result.error).toBeUndefined();
 		const stats = itemsOf(result, 'Last 7 days by campaign').map((item) => item.json);
 		const campaigns = new Map(
@@ -68,7 +71,10 @@ describe('examples/weekly-spend-by-campaign.json', () => {
 		expect(rows.map((row) => row.campaign_id)).toEqual(ids);
 		for (const row of rows) {
 			const days = stats.filter((s) => s.campaign_id === row.campaign_id);
-			const cents = days.reduce((sum, day) => sum + Math.round(Number(day.original_spent) * 100), 0);
+			const cents = days.reduce(
+				(sum, day) => sum + Math.round(Number(day.original_spent) * 100),
+				0,
+			);
 			const campaign = campaigns.get(row.campaign_id);
 			expect(days).toHaveLength(7);
 			expect([row.week_spend, row.currency]).toEqual([cents / 100, days[0].original_currency]);

@@ -15,18 +15,31 @@ describe('the Cabinet ID picker', () => {
 			expect(all.results.map((r) => r.value)).toEqual(['ACC06163', 'ACC07021', 'ACC07355']);
 			expect(all.results[0].name).toMatch(/ \(ACC06163\)$/);
 			const name = String(all.results[1].name).split(' (')[0];
-			const byName = await listSearch(type, 'searchCabinets', {}, credentialsFor(sandbox()), name.slice(1, 6).toLowerCase());
+			const byName = await listSearch(
+				type,
+				'searchCabinets',
+				{},
+				credentialsFor(sandbox()),
+				name.slice(1, 6).toLowerCase(),
+			);
 			expect(byName.results.map((r) => r.value)).toContain('ACC07021');
 			const byId = await listSearch(type, 'searchCabinets', {}, credentialsFor(sandbox()), '7355');
 			expect(byId.results.map((r) => r.value)).toEqual(['ACC07355']);
-			expect(apiRequests(sandbox()).every((r) => r.path === '/api/accounts/telegram/names')).toBe(true);
+			expect(apiRequests(sandbox()).every((r) => r.path === '/api/accounts/telegram/names')).toBe(
+				true,
+			);
 		},
 	);
 
 	test('with the credential in the Generic form, From List says it cannot list cabinets and points at By ID; nothing is sent', async () => {
 		sandbox().clearLog();
 		await expect(
-			listSearch('adCabinetMedia', 'searchCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
+			listSearch(
+				'adCabinetMedia',
+				'searchCabinets',
+				{},
+				{ ...credentialsFor(sandbox()), platform: 'ext' },
+			),
 		).rejects.toThrow(
 			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the cabinet ID. Nothing was sent to the API.',
 		);
@@ -36,7 +49,11 @@ describe('the Cabinet ID picker', () => {
 	test('a cabinet picked from the list reaches the request; a saved version 1 node with a typed ID keeps working', async () => {
 		const picked = await runNode({
 			type: 'adCabinetPixelEvents',
-			parameters: { resource: 'pixelEvent', operation: 'getAll', accountId: { __rl: true, mode: 'list', value: 'ACC07021' } },
+			parameters: {
+				resource: 'pixelEvent',
+				operation: 'getAll',
+				accountId: { __rl: true, mode: 'list', value: 'ACC07021' },
+			},
 			credentials: credentialsFor(sandbox()),
 		});
 		expect(picked.error).toBeUndefined();
@@ -54,10 +71,18 @@ describe('the Cabinet ID picker', () => {
 	test('an empty pick is refused before sending, naming the field', async () => {
 		const { error } = await runNode({
 			type: 'adCabinetMedia',
-			parameters: { resource: 'media', operation: 'upload', accountId: { __rl: true, mode: 'list', value: '' }, source: 'url', fileUrl: 'https://example.com/a.png' },
+			parameters: {
+				resource: 'media',
+				operation: 'upload',
+				accountId: { __rl: true, mode: 'list', value: '' },
+				source: 'url',
+				fileUrl: 'https://example.com/a.png',
+			},
 			credentials: credentialsFor(sandbox()),
 		});
-		expect(error?.message).toMatch(/^Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 .*\. Nothing was sent/);
+		expect(error?.message).toMatch(
+			/^Cabinet ID: is required: pick a cabinet from the list, or give its ID, such as ACC0000 .*\. Nothing was sent/,
+		);
 	});
 });
 
@@ -69,11 +94,18 @@ describe('the cabinet filter of Stats and the Stats Trigger', () => {
 		'%s lists every cabinet the token sees by name and ID, worth its ID, as the picker does',
 		async (type) => {
 			const options = await loadOptions(type, 'getCabinets', {}, credentialsFor(sandbox()));
-			const picker = await listSearch(type === 'adCabinetStats' ? 'adCabinetMedia' : 'adCabinetAds', 'searchCabinets', {}, credentialsFor(sandbox()));
+			const picker = await listSearch(
+				type === 'adCabinetStats' ? 'adCabinetMedia' : 'adCabinetAds',
+				'searchCabinets',
+				{},
+				credentialsFor(sandbox()),
+			);
 			expect(options).toEqual(picker.results.map(({ name, value }) => ({ name, value })));
 			expect(options.map((option) => option.value)).toEqual(['ACC06163', 'ACC07021', 'ACC07355']);
 			// The names are the sandbox's own, each with its ID.
-			const names = sandbox().data.cabinets.filter((cabinet) => cabinet.permitted).map((cabinet) => cabinet.name);
+			const names = sandbox()
+				.data.cabinets.filter((cabinet) => cabinet.permitted)
+				.map((cabinet) => cabinet.name);
 			expect(options.map((option) => option.name)).toEqual(
 				names.map((name, index) => `${name} (${String(options[index].value)})`),
 			);
@@ -86,12 +118,22 @@ describe('the cabinet filter of Stats and the Stats Trigger', () => {
 
 	test('with the credential in the Generic form, the list says it exists only on the Telegram (Adstat) API and to give IDs with an expression; nothing is sent', async () => {
 		await expect(
-			loadOptions('adCabinetStats', 'getCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
+			loadOptions(
+				'adCabinetStats',
+				'getCabinets',
+				{},
+				{ ...credentialsFor(sandbox()), platform: 'ext' },
+			),
 		).rejects.toThrow(
 			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise give the cabinet IDs with an expression: a list such as {{ ["100001"] }}, or IDs separated by commas. Nothing was sent to the API.',
 		);
 		await expect(
-			loadOptions('adCabinetStatsTrigger', 'getCabinets', {}, { ...credentialsFor(sandbox()), platform: 'ext' }),
+			loadOptions(
+				'adCabinetStatsTrigger',
+				'getCabinets',
+				{},
+				{ ...credentialsFor(sandbox()), platform: 'ext' },
+			),
 		).rejects.toThrow('Cabinet lists exist only on the Telegram (Adstat) API');
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});

@@ -16,7 +16,12 @@ describe('Ad Cabinet API credential', () => {
 		const result = await testCredential('adCabinetApi', credentialsFor(sandbox()));
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		const [request] = sandbox().requests;
-		expect(request).toMatchObject({ method: 'GET', api: 'base', path: '/api/report/objects', authorized: true });
+		expect(request).toMatchObject({
+			method: 'GET',
+			api: 'base',
+			path: '/api/report/objects',
+			authorized: true,
+		});
 	});
 
 	test('a trailing slash on the Base URL is tolerated', async () => {
@@ -27,7 +32,10 @@ describe('Ad Cabinet API credential', () => {
 	});
 
 	test('a wrong token fails with a clear message that does not echo the token', async () => {
-		const result = await testCredential('adCabinetApi', credentialsFor(sandbox(), 'wrong-token-1234'));
+		const result = await testCredential(
+			'adCabinetApi',
+			credentialsFor(sandbox(), 'wrong-token-1234'),
+		);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
 			/^The Ad Cabinet API refused the pasted access token \(401\).*Paste a new token into Access Token/,
@@ -48,7 +56,9 @@ describe('Ad Cabinet API credential', () => {
 		const credential = nodeTypes().credentialTypes.get('adCabinetApi');
 		for (const name of ['baseUrl', 'clientApiUrl']) {
 			const field = credential?.properties.find((p) => p.name === name);
-			const rule = (field?.typeOptions?.validationRules as Array<{ properties: { regex: string } }>)[0];
+			const rule = (
+				field?.typeOptions?.validationRules as Array<{ properties: { regex: string } }>
+			)[0];
 			const regex = new RegExp(rule.properties.regex);
 			expect(regex.test('https://ads.example.com')).toBe(true);
 			expect(regex.test('http://127.0.0.1:8080/base/')).toBe(true);

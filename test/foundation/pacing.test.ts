@@ -26,7 +26,11 @@ describe('pacing under the API rate limit', () => {
 	let truth: IDataObject[] = [];
 
 	beforeAll(async () => {
-		const clean = await runNode({ type: 'adCabinetStats', parameters: stats, credentials: credentialsFor(sandbox()) });
+		const clean = await runNode({
+			type: 'adCabinetStats',
+			parameters: stats,
+			credentials: credentialsFor(sandbox()),
+		});
 		truth = clean.items.map((item) => item.json);
 		expect(truth.length).toBeGreaterThan(400);
 	});
@@ -52,7 +56,9 @@ describe('pacing under the API rate limit', () => {
 		// Never more than 10 starts in any 3 s, as the API saw them.
 		const times = apiRequests(sandbox()).map((request) => Number(request.receivedAt));
 		for (const time of times) {
-			expect(times.filter((other) => other >= time && other < time + 3_000).length).toBeLessThanOrEqual(10);
+			expect(
+				times.filter((other) => other >= time && other < time + 3_000).length,
+			).toBeLessThanOrEqual(10);
 		}
 	});
 
@@ -74,20 +80,36 @@ describe('pacing under the API rate limit', () => {
 		const lastRefused = Math.max(...refused.map((request) => Number(request.receivedAt)));
 		const after = log.filter((request) => Number(request.receivedAt) > lastRefused);
 		expect(after.length).toBeGreaterThan(0);
-		expect(Math.min(...after.map((request) => Number(request.receivedAt))) - lastRefused).toBeGreaterThanOrEqual(3_000);
+		expect(
+			Math.min(...after.map((request) => Number(request.receivedAt))) - lastRefused,
+		).toBeGreaterThanOrEqual(3_000);
 		expect(sandbox().rateLimiter.answered429).toBe(refused.length);
 	});
 
 	test('a write that got a 429 from the limit is sent again after the block and succeeds', async () => {
 		sandbox().rateLimiter.set({ requests: 1, windowSeconds: 2 });
 		const credentials = { ...credentialsFor(sandbox()), rateLimitRequests: 5, rateLimitWindow: 2 };
-		const parameters = { resource: 'pixelEvent', operation: 'create', accountId: 'ACC07021', title: 'Lead', type: 'custom' };
+		const parameters = {
+			resource: 'pixelEvent',
+			operation: 'create',
+			accountId: 'ACC07021',
+			title: 'Lead',
+			type: 'custom',
+		};
 		const first = await runNode({ type: 'adCabinetPixelEvents', parameters, credentials });
-		const second = await runNode({ type: 'adCabinetPixelEvents', parameters: { ...parameters, title: 'Lead 2' }, credentials });
+		const second = await runNode({
+			type: 'adCabinetPixelEvents',
+			parameters: { ...parameters, title: 'Lead 2' },
+			credentials,
+		});
 		expect(first.error).toBeUndefined();
 		expect(second.error).toBeUndefined();
 		const posts = apiRequests(sandbox()).filter((request) => request.method === 'POST');
-		expect(posts.map((request) => request.status)).toEqual([expect.any(Number), 429, expect.any(Number)]);
+		expect(posts.map((request) => request.status)).toEqual([
+			expect.any(Number),
+			429,
+			expect.any(Number),
+		]);
 		expect(posts.filter((request) => request.status !== 429)).toHaveLength(2);
 	});
 });

@@ -21,7 +21,11 @@ describe('shared transport', () => {
 	const sandbox = useSandbox({ token: TOKEN });
 
 	test('requests go to the Base URL with the bearer token and come back one item per record', async () => {
-		const { items, error } = await runNode({ type: 'adCabinetStats', parameters: objects, credentials: credentialsFor(sandbox()) });
+		const { items, error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: objects,
+			credentials: credentialsFor(sandbox()),
+		});
 		expect(error).toBeUndefined();
 		const expected = sandbox().data.objects;
 		expect(items.map((item) => item.json.object)).toEqual(expected);
@@ -32,7 +36,11 @@ describe('shared transport', () => {
 
 	test('a 429 with Retry-After is retried and then succeeds (declarative operation)', async () => {
 		sandbox().faults.onNth(1, '429');
-		const { items, error } = await runNode({ type: 'adCabinetStats', parameters: objects, credentials: credentialsFor(sandbox()) });
+		const { items, error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: objects,
+			credentials: credentialsFor(sandbox()),
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(sandbox().data.objects.length);
 		const log = apiRequests(sandbox());
@@ -44,14 +52,25 @@ describe('shared transport', () => {
 
 	test('transient failures on a middle page are retried without restarting the cursor (custom operation)', async () => {
 		// One page after another, so the log is one cursor's (parts fetched at once each keep theirs the same way).
-		const sequential = { ...statsLast7Days, options: { ...statsLast7Days.options, parallelRequests: 1 } };
+		const sequential = {
+			...statsLast7Days,
+			options: { ...statsLast7Days.options, parallelRequests: 1 },
+		};
 		sandbox().faults.onNth(2, '429');
 		sandbox().faults.onNth(4, '502');
-		const clean = await runNode({ type: 'adCabinetStats', parameters: sequential, credentials: credentialsFor(sandbox()) });
+		const clean = await runNode({
+			type: 'adCabinetStats',
+			parameters: sequential,
+			credentials: credentialsFor(sandbox()),
+		});
 		sandbox().clearLog();
 		sandbox().faults.onNth(2, '503');
 		sandbox().faults.onNth(3, 'reset');
-		const faulty = await runNode({ type: 'adCabinetStats', parameters: sequential, credentials: credentialsFor(sandbox()) });
+		const faulty = await runNode({
+			type: 'adCabinetStats',
+			parameters: sequential,
+			credentials: credentialsFor(sandbox()),
+		});
 		expect(faulty.error).toBeUndefined();
 		expect(faulty.items.length).toBeGreaterThan(10);
 		expect(faulty.items.map((item) => item.json)).toEqual(clean.items.map((item) => item.json));
@@ -62,7 +81,11 @@ describe('shared transport', () => {
 	});
 
 	test('a stall past the Request Options timeout and a cut-short JSON body are both retried', async () => {
-		const clean = await runNode({ type: 'adCabinetStats', parameters: statsLast7Days, credentials: credentialsFor(sandbox()) });
+		const clean = await runNode({
+			type: 'adCabinetStats',
+			parameters: statsLast7Days,
+			credentials: credentialsFor(sandbox()),
+		});
 		sandbox().clearLog();
 		sandbox().faults.set({ rate: 0, kinds: ['stall'], stallMs: 8000 });
 		sandbox().faults.onNth(2, 'stall');
@@ -76,7 +99,11 @@ describe('shared transport', () => {
 		expect(faulty.error).toBeUndefined();
 		expect(faulty.items.map((item) => item.json)).toEqual(clean.items.map((item) => item.json));
 		expect(Date.now() - started).toBeLessThan(7000);
-		expect(apiRequests(sandbox()).map((r) => r.fault).filter(Boolean)).toEqual(['stall', 'truncated']);
+		expect(
+			apiRequests(sandbox())
+				.map((r) => r.fault)
+				.filter(Boolean),
+		).toEqual(['stall', 'truncated']);
 	});
 
 	test('a 401 becomes a NodeApiError with the status, the API message and advice, and no token', async () => {
@@ -93,16 +120,26 @@ describe('shared transport', () => {
 		expect(error?.message).toMatch(/^The Ad Cabinet API refused the pasted access token \(401\)/);
 		expect(error?.message).toContain('Paste a new token into Access Token');
 		expect(apiRequests(sandbox())).toHaveLength(1);
-		const everything = JSON.stringify({ message: error?.message, description: error?.description, error });
+		const everything = JSON.stringify({
+			message: error?.message,
+			description: error?.description,
+			error,
+		});
 		expect(everything).not.toContain('expired-token-zz91');
 		expect(everything).not.toContain(TOKEN);
 	});
 
 	test('permanent failures are not retried forever and say what to do', async () => {
 		sandbox().faults.set({ rate: 1, kinds: ['500'] });
-		const { error } = await runNode({ type: 'adCabinetStats', parameters: objects, credentials: credentialsFor(sandbox()) });
+		const { error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: objects,
+			credentials: credentialsFor(sandbox()),
+		});
 		expect(error?.httpCode).toBe('500');
-		expect(error?.message).toContain('It failed 5 times; it only reads data, so running it again later is safe.');
+		expect(error?.message).toContain(
+			'It failed 5 times; it only reads data, so running it again later is safe.',
+		);
 		expect(apiRequests(sandbox())).toHaveLength(5);
 	});
 
@@ -129,7 +166,13 @@ describe('shared transport', () => {
 		const closed = `http://127.0.0.1:${port}`;
 		const { error } = await runNode({
 			type: 'adCabinetPixelEvents',
-			parameters: { resource: 'pixelEvent', operation: 'create', accountId: 'ACC07021', title: 'Signup', type: 'custom' },
+			parameters: {
+				resource: 'pixelEvent',
+				operation: 'create',
+				accountId: 'ACC07021',
+				title: 'Signup',
+				type: 'custom',
+			},
 			credentials: { accessToken: TOKEN, baseUrl: closed, clientApiUrl: closed },
 		});
 		expect(error?.name).toBe('NodeApiError');

@@ -24,7 +24,11 @@ interface Seen {
 async function serve(handler: (req: IncomingMessage, res: ServerResponse, seen: Seen) => void) {
 	const requests: Seen[] = [];
 	const server: Server = createServer((req, res) => {
-		const seen: Seen = { method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization };
+		const seen: Seen = {
+			method: req.method ?? '',
+			url: req.url ?? '',
+			authorization: req.headers.authorization,
+		};
 		requests.push(seen);
 		req.resume();
 		handler(req, res, seen);
@@ -53,7 +57,12 @@ afterEach(async () => {
 });
 
 const credentialsAt = (url: string) => ({ accessToken: TOKEN, baseUrl: url, clientApiUrl: url });
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+const json = (
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) => {
 	res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
 	res.end(JSON.stringify(body));
 };
@@ -70,16 +79,26 @@ const statsAll: INodeParameters = {
 
 describe('an API that misbehaves cannot take the token elsewhere, loop, stall or flood', () => {
 	test('a redirect to another host is not followed, by custom and declarative requests alike, and the error names the host', async () => {
-		const elsewhere = await api((_req, res) => json(res, 200, { items: [{ id: 1, name: 'stolen' }], rows: [] }));
+		const elsewhere = await api((_req, res) =>
+			json(res, 200, { items: [{ id: 1, name: 'stolen' }], rows: [] }),
+		);
 		const host = new URL(elsewhere.url).host;
 		const redirecting = await api((req, res) => {
 			res.writeHead(302, { Location: `${elsewhere.url}/collect${req.url ?? ''}` });
 			res.end();
 		});
-		const stats = await runNode({ type: 'adCabinetStats', parameters: statsAll, credentials: credentialsAt(redirecting.url) });
+		const stats = await runNode({
+			type: 'adCabinetStats',
+			parameters: statsAll,
+			credentials: credentialsAt(redirecting.url),
+		});
 		const ad = await runNode({
 			type: 'adCabinetAds',
-			parameters: { resource: 'ad', operation: 'get', adId: { __rl: true, mode: 'id', value: '10001' } },
+			parameters: {
+				resource: 'ad',
+				operation: 'get',
+				adId: { __rl: true, mode: 'id', value: '10001' },
+			},
 			credentials: credentialsAt(redirecting.url),
 		});
 		for (const { error, items } of [stats, ad]) {
@@ -92,7 +111,9 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 
 	test('statistics stop at an empty page that still has a cursor, instead of following new cursors for ever', async () => {
 		let n = 0;
-		const endless = await api((_req, res) => json(res, 200, { rows: [], count: 0, cursor: `c${++n}` }));
+		const endless = await api((_req, res) =>
+			json(res, 200, { rows: [], count: 0, cursor: `c${++n}` }),
+		);
 		const { error } = await runNode({
 			type: 'adCabinetStats',
 			parameters: { ...statsAll, returnAll: false, limit: 50 },
@@ -107,13 +128,20 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 		const endless = await api((_req, res) =>
 			json(res, 200, { rows: [{ views: ++n }], count: 3, cursor: `c${n}` }),
 		);
-		const { error } = await runNode({ type: 'adCabinetStats', parameters: statsAll, credentials: credentialsAt(endless.url) });
+		const { error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: statsAll,
+			credentials: credentialsAt(endless.url),
+		});
 		expect(error?.message).toContain('more than its count of 3 rows needs');
 		expect(endless.requests).toHaveLength(6);
 	});
 
 	test("offset paging stops when a page brings no new ads (a server that ignores offset); with the API's count saying more exist, that is an error with both numbers", async () => {
-		const ads = Array.from({ length: 500 }, (_, i) => ({ id: 20_000 + i, advertisement_title: `Ad ${i}` }));
+		const ads = Array.from({ length: 500 }, (_, i) => ({
+			id: 20_000 + i,
+			advertisement_title: `Ad ${i}`,
+		}));
 		const ignoring = await api((_req, res) => json(res, 200, { data: ads, count: 100_000 }));
 		const { items, error } = await runNode({
 			type: 'adCabinetAds',
@@ -183,19 +211,38 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 	});
 
 	test('a 429 asking for a day says how long n8n waits at most', () => {
-		const node = { name: 'Stats', type: 'adCabinetStats', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
-		const error = toNodeApiError(node, { status: 429, body: { detail: 'Rate limit exceeded' }, retryAfterMs: 86_400_000 }, { idempotent: true, attempts: 5 });
-		expect(error.message).toContain('The API asked to wait 86400 s before the next request; n8n waits at most 30 s between attempts, so it stopped. Run it again later.');
+		const node = {
+			name: 'Stats',
+			type: 'adCabinetStats',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		} as unknown as INode;
+		const error = toNodeApiError(
+			node,
+			{ status: 429, body: { detail: 'Rate limit exceeded' }, retryAfterMs: 86_400_000 },
+			{ idempotent: true, attempts: 5 },
+		);
+		expect(error.message).toContain(
+			'The API asked to wait 86400 s before the next request; n8n waits at most 30 s between attempts, so it stopped. Run it again later.',
+		);
 	});
 
 	test('an error body that echoes the token keeps it nowhere in the error, at any depth', async () => {
 		const echoing = await api((req, res) =>
 			json(res, 400, {
 				detail: `bad request for ${req.headers.authorization ?? ''}`,
-				echo: { request: { headers: { authorization: req.headers.authorization } }, list: [[[req.headers.authorization]]] },
+				echo: {
+					request: { headers: { authorization: req.headers.authorization } },
+					list: [[[req.headers.authorization]]],
+				},
 			}),
 		);
-		const { error } = await runNode({ type: 'adCabinetStats', parameters: statsAll, credentials: credentialsAt(echoing.url) });
+		const { error } = await runNode({
+			type: 'adCabinetStats',
+			parameters: statsAll,
+			credentials: credentialsAt(echoing.url),
+		});
 		expect(error?.message).toContain('bad request for Bearer ***');
 		const carried = error as unknown as Record<string, unknown>;
 		const everything = JSON.stringify({
@@ -211,7 +258,11 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 
 	test('a 5 MB detail is cut to about 300 characters, and a deeply nested errors array is still the API error', async () => {
 		const huge = await api((_req, res) => json(res, 400, { detail: 'x'.repeat(5_000_000) }));
-		const first = await runNode({ type: 'adCabinetStats', parameters: statsAll, credentials: credentialsAt(huge.url) });
+		const first = await runNode({
+			type: 'adCabinetStats',
+			parameters: statsAll,
+			credentials: credentialsAt(huge.url),
+		});
 		expect(first.error?.httpCode).toBe('400');
 		expect(first.error?.message.length).toBeLessThan(1_000);
 		expect(JSON.stringify(first.error).length).toBeLessThan(20_000);
@@ -220,7 +271,11 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 			res.writeHead(422, { 'Content-Type': 'application/json' });
 			res.end(`{"errors": ${'['.repeat(100_000)}"deep"${']'.repeat(100_000)}}`);
 		});
-		const second = await runNode({ type: 'adCabinetStats', parameters: statsAll, credentials: credentialsAt(nested.url) });
+		const second = await runNode({
+			type: 'adCabinetStats',
+			parameters: statsAll,
+			credentials: credentialsAt(nested.url),
+		});
 		expect(second.error?.name).toBe('NodeApiError');
 		expect(second.error?.httpCode).toBe('422');
 		expect(second.error?.message).toMatch(/^The Ad Cabinet API refused the request with 422/);
@@ -228,10 +283,16 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 	});
 
 	test('an ad id past 2^53 reaches the API digit for digit', async () => {
-		const ads = await api((req, res) => json(res, 200, { id: (req.url ?? '').split('/').filter(Boolean).pop() }));
+		const ads = await api((req, res) =>
+			json(res, 200, { id: (req.url ?? '').split('/').filter(Boolean).pop() }),
+		);
 		const { items, error } = await runNode({
 			type: 'adCabinetAds',
-			parameters: { resource: 'ad', operation: 'get', adId: { __rl: true, mode: 'id', value: '9007199254740993' } },
+			parameters: {
+				resource: 'ad',
+				operation: 'get',
+				adId: { __rl: true, mode: 'id', value: '9007199254740993' },
+			},
 			credentials: credentialsAt(ads.url),
 		});
 		expect(error).toBeUndefined();
@@ -240,8 +301,20 @@ describe('an API that misbehaves cannot take the token elsewhere, loop, stall or
 	});
 
 	test('a refused URL is quoted without its user, password or signed query', () => {
-		const node = { name: 'Media', type: 'adCabinetMedia', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
-		const error = invalidInput(node, 'File URL', 'must be an http:// or https:// address', 0, 'ftp://alice:hunter2@files.example.com/a/b.png?X-Amz-Signature=abc123');
+		const node = {
+			name: 'Media',
+			type: 'adCabinetMedia',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		} as unknown as INode;
+		const error = invalidInput(
+			node,
+			'File URL',
+			'must be an http:// or https:// address',
+			0,
+			'ftp://alice:hunter2@files.example.com/a/b.png?X-Amz-Signature=abc123',
+		);
 		expect(error.message).toContain('ftp://files.example.com/a/b.png');
 		expect(error.message).not.toContain('hunter2');
 		expect(error.message).not.toContain('alice');

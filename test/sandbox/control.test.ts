@@ -124,15 +124,29 @@ describe('HTTP control endpoints under /__sandbox/', () => {
 	});
 
 	test('settings: bucketTimeZone moves where statistics periods start; a bad zone is a 400 naming the forms', async () => {
-		const body = { period_from: '2026-03-01T00:00:00Z', period_to: '2026-03-02T23:59:59Z', period_grouping_unit: 'day' };
-		expect((await control('POST', 'settings', { bucketTimeZone: '+03:00' })).body).toMatchObject({ bucketTimeZone: '+03:00' });
-		const dates = (await base.post('/api/v1/stats/page', { json: body })).body.rows.map((row: { period_date: string }) => row.period_date);
+		const body = {
+			period_from: '2026-03-01T00:00:00Z',
+			period_to: '2026-03-02T23:59:59Z',
+			period_grouping_unit: 'day',
+		};
+		expect((await control('POST', 'settings', { bucketTimeZone: '+03:00' })).body).toMatchObject({
+			bucketTimeZone: '+03:00',
+		});
+		const dates = (await base.post('/api/v1/stats/page', { json: body })).body.rows.map(
+			(row: { period_date: string }) => row.period_date,
+		);
 		// 00:00Z is 03:00 on 1 March in +03:00: that day's period started at 00:00+03:00 and is cut by period_from.
-		expect(dates).toEqual(['2026-03-01T00:00:00+03:00', '2026-03-02T00:00:00+03:00', '2026-03-03T00:00:00+03:00']);
+		expect(dates).toEqual([
+			'2026-03-01T00:00:00+03:00',
+			'2026-03-02T00:00:00+03:00',
+			'2026-03-03T00:00:00+03:00',
+		]);
 		const bad = await control('POST', 'settings', { bucketTimeZone: 'Mars/Olympus' });
 		expect(bad.status).toBe(400);
 		expect(JSON.stringify(bad.body)).toContain('an offset such as +03:00, or an IANA name');
-		expect((await control('POST', 'settings', { bucketTimeZone: 'UTC' })).body).toMatchObject({ bucketTimeZone: 'UTC' });
+		expect((await control('POST', 'settings', { bucketTimeZone: 'UTC' })).body).toMatchObject({
+			bucketTimeZone: 'UTC',
+		});
 		expect(sandbox().data.bucketZone.name).toBe('UTC');
 	});
 

@@ -97,7 +97,11 @@ describe('seeded data', () => {
 	});
 
 	test('2500 ads are supported', async () => {
-		const large = await Sandbox.start({ platform: 'ext', now: '2026-03-10T12:34:00Z', adCount: 2500 });
+		const large = await Sandbox.start({
+			platform: 'ext',
+			now: '2026-03-10T12:34:00Z',
+			adCount: 2500,
+		});
 		try {
 			expect(large.data.ads).toHaveLength(2500);
 			const rows = large.data.statsRows({

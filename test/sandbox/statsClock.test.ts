@@ -65,7 +65,12 @@ describe('the clock and the open period (spec 4.1)', () => {
 
 	test('a real clock ticks with wall time', async () => {
 		const { Sandbox } = await import('../../sandbox/index');
-		const ticking = await Sandbox.start({ platform: 'ext', clock: 'real', now: '2026-01-01T00:00:00Z', adCount: 1 });
+		const ticking = await Sandbox.start({
+			platform: 'ext',
+			clock: 'real',
+			now: '2026-01-01T00:00:00Z',
+			adCount: 1,
+		});
 		try {
 			const start = ticking.clock.now().getTime();
 			await new Promise((resolve) => setTimeout(resolve, 30));

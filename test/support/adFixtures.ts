@@ -2,7 +2,10 @@ import type { INodeParameters } from 'n8n-workflow';
 import type { Platform } from '../../sandbox';
 
 /** The pixel event field of ad create, edit and the event list, as each form names it (from the API's docs). */
-export const EVENT_FIELD: Record<Platform, string> = { telegram: 'tg_event_id', ext: 'ext_event_id' };
+export const EVENT_FIELD: Record<Platform, string> = {
+	telegram: 'tg_event_id',
+	ext: 'ext_event_id',
+};
 
 /** The path of ad create; an ad's own path adds its id. */
 export const AD_PATH: Record<Platform, string> = {

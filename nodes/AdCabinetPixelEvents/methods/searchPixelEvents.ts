@@ -24,7 +24,9 @@ export async function searchPixelEvents(
 		.filter(
 			(event) =>
 				!needle ||
-				String(event.title ?? '').toLowerCase().includes(needle) ||
+				String(event.title ?? '')
+					.toLowerCase()
+					.includes(needle) ||
 				String(event.id ?? '').includes(needle) ||
 				String(event[eventId] ?? '').includes(needle),
 		)

@@ -34,13 +34,18 @@ export async function getPixelEvents(this: ILoadOptionsFunctions): Promise<INode
 }
 
 /** The pixel event types (`page_view`, `purchase`, `custom`, …). */
-export async function getPixelEventTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getPixelEventTypes(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const body = (await apiRequest.call(this, {
 		api: 'client',
 		method: 'GET',
 		path: PATHS.pixelEventTypes,
 	})) as { items?: IDataObject[] } | undefined;
-	return (body?.items ?? []).map((type) => ({ name: String(type.label ?? type.type), value: String(type.type) }));
+	return (body?.items ?? []).map((type) => ({
+		name: String(type.label ?? type.type),
+		value: String(type.type),
+	}));
 }
 
 /** The cabinet's phone-number audiences, by the platform's audience id. */

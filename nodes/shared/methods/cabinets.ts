@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { PLATFORM_NAMES } from '../platform';
 import { realServiceCredentials } from '../realService';
 import { apiRequest } from '../transport/request';

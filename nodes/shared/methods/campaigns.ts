@@ -56,8 +56,12 @@ export async function searchCampaigns(
 		const id = campaignId(campaign);
 		if (id === undefined) continue;
 		const owner = cabinet ? undefined : campaign.account_name || campaign.account_id;
-		const label = typeof campaign.name === 'string' && campaign.name.trim() ? campaign.name : `Campaign ${id}`;
-		results.push({ name: `${label} (${id}${owner ? `, ${String(owner)}` : ''})`, value: String(id) });
+		const label =
+			typeof campaign.name === 'string' && campaign.name.trim() ? campaign.name : `Campaign ${id}`;
+		results.push({
+			name: `${label} (${id}${owner ? `, ${String(owner)}` : ''})`,
+			value: String(id),
+		});
 	}
 	return { results, paginationToken: next === undefined ? undefined : String(next) };
 }

@@ -11,7 +11,8 @@ const STEP_MS: Partial<Record<PeriodUnit, number>> = {
 };
 
 /** A period_date with an explicit offset (Z or ±HH:MM); anything else gives no clock. */
-const WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const WITH_OFFSET =
+	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 export interface PeriodDate {
 	ms: number;
@@ -29,7 +30,8 @@ export function readPeriodDate(value: unknown): PeriodDate | undefined {
 	let offsetMinutes = 0;
 	if (zone !== 'Z') {
 		const digits = zone.slice(1).replace(':', '');
-		offsetMinutes = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * (zone[0] === '-' ? -1 : 1);
+		offsetMinutes =
+			(Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * (zone[0] === '-' ? -1 : 1);
 	}
 	return { ms, offsetMinutes };
 }
@@ -64,7 +66,8 @@ export class BucketClock {
 			const candidate = clock ?? new BucketClock(unit, offset * MINUTE, date.ms);
 			if (candidate.floor(date.ms) !== date.ms) return undefined;
 			// A week starts at midnight too, whichever weekday the API begins it on.
-			if (unit === 'week' && (((date.ms + offset * MINUTE) % DAY) + DAY) % DAY !== 0) return undefined;
+			if (unit === 'week' && (((date.ms + offset * MINUTE) % DAY) + DAY) % DAY !== 0)
+				return undefined;
 			clock = candidate;
 		}
 		return clock;

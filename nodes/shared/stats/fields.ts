@@ -79,9 +79,15 @@ export const adObjectsField: INodeProperties = {
  * The statistics' Filters: saved nodes of the versions in `typedIn` keep Cabinet IDs as the text
  * they were made with; later versions choose the cabinets from the list.
  */
-export function statsFiltersFields(show: IDisplayOptions['show'], typedIn: number[]): INodeProperties[] {
+export function statsFiltersFields(
+	show: IDisplayOptions['show'],
+	typedIn: number[],
+): INodeProperties[] {
 	return [
-		filtersCollection({ show: { ...show, '@version': typedIn } }, [adObjectsField, cabinetIdsField]),
+		filtersCollection({ show: { ...show, '@version': typedIn } }, [
+			adObjectsField,
+			cabinetIdsField,
+		]),
 		filtersCollection({ ...(show ? { show } : {}), hide: { '@version': typedIn } }, [
 			adObjectsField,
 			cabinetPickerField,

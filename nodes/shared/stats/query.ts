@@ -74,24 +74,59 @@ export const STATS_FIELD_NAMES = {
 };
 
 /** Checks a query against the API's rules (docs/api-rules.md#statistics) before it is sent; throws NodeOperationError naming the field. */
-export function checkStatsQuery(node: INode, query: StatsQuery, bounds: QueryBounds, itemIndex = 0): void {
+export function checkStatsQuery(
+	node: INode,
+	query: StatsQuery,
+	bounds: QueryBounds,
+	itemIndex = 0,
+): void {
 	const names = STATS_FIELD_NAMES;
 	if (!(PERIOD_UNITS as readonly string[]).includes(query.period_grouping_unit)) {
-		throw invalidInput(node, names.unit, `must be one of ${PERIOD_UNITS.join(', ')}`, itemIndex, query.period_grouping_unit);
+		throw invalidInput(
+			node,
+			names.unit,
+			`must be one of ${PERIOD_UNITS.join(', ')}`,
+			itemIndex,
+			query.period_grouping_unit,
+		);
 	}
 	for (const group of query.grouping ?? []) {
 		if (!(GROUPINGS as readonly string[]).includes(group)) {
-			throw invalidInput(node, names.grouping, `values must be from ${GROUPINGS.join(', ')}`, itemIndex, group);
+			throw invalidInput(
+				node,
+				names.grouping,
+				`values must be from ${GROUPINGS.join(', ')}`,
+				itemIndex,
+				group,
+			);
 		}
 	}
 	if (query.currency_code && !(CURRENCIES as readonly string[]).includes(query.currency_code)) {
-		throw invalidInput(node, names.currency, `must be one of ${CURRENCIES.join(', ')}`, itemIndex, query.currency_code);
+		throw invalidInput(
+			node,
+			names.currency,
+			`must be one of ${CURRENCIES.join(', ')}`,
+			itemIndex,
+			query.currency_code,
+		);
 	}
 	if (query.order_by && !ORDERS.includes(query.order_by)) {
-		throw invalidInput(node, names.order, `must be one of ${ORDERS.map((order) => `"${order}"`).join(', ')}`, itemIndex, query.order_by);
+		throw invalidInput(
+			node,
+			names.order,
+			`must be one of ${ORDERS.map((order) => `"${order}"`).join(', ')}`,
+			itemIndex,
+			query.order_by,
+		);
 	}
 	if (bounds.fromMs > bounds.toMs) {
-		throw invalidInput(node, names.from, `must not be after ${names.to} (${query.period_to})`, itemIndex, query.period_from);
+		throw invalidInput(
+			node,
+			names.from,
+			`must not be after ${names.to} (${query.period_to})`,
+			itemIndex,
+			query.period_from,
+		);
 	}
 	// Fine units: the API holds only the last 5 days and takes at most 2 days a request.
 	if (FINE_UNITS.has(query.period_grouping_unit)) {

@@ -117,7 +117,11 @@ export function rowIdsOf(grouping: readonly Grouping[]): RowIds {
  * run, whether its figures were restated or Numeric Values is on or off, and two rows of one result
  * never share one.
  */
-export function rowKeyMaker(unit: string, currency: string | undefined, grouping: readonly Grouping[]) {
+export function rowKeyMaker(
+	unit: string,
+	currency: string | undefined,
+	grouping: readonly Grouping[],
+) {
 	const term = PERIOD_UNIT_TERMS.find((t) => t.value === unit);
 	const middle = `|${keyPart(term?.keyCode ?? unit)}|${keyPart(currency ?? '')}`;
 	const idsOf = rowIdsOf(grouping);

@@ -20,7 +20,9 @@ export function baseUrlExpression(api: ApiBase): string {
 }
 
 function stripped(credentials: ICredentialDataDecryptedObject, api: ApiBase): string {
-	return String(credentials[CREDENTIAL_FIELD[api]] ?? '').trim().replace(/\/+$/, '');
+	return String(credentials[CREDENTIAL_FIELD[api]] ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 }
 
 /** The credential's address for an endpoint, refused before any request unless it is an http(s) URL. */
@@ -32,7 +34,13 @@ export function baseUrlFrom(
 ): string {
 	const url = stripped(credentials, api);
 	if (!HTTP_URL.test(url)) {
-		throw invalidInput(node, FIELD_LABEL[api], 'must be an http:// or https:// address', itemIndex, url);
+		throw invalidInput(
+			node,
+			FIELD_LABEL[api],
+			'must be an http:// or https:// address',
+			itemIndex,
+			url,
+		);
 	}
 	return url;
 }
@@ -50,5 +58,11 @@ export function checkResolvedBaseUrl(
 	const url = typeof resolved === 'string' ? resolved : '';
 	if (HTTP_URL.test(url)) return;
 	const api: ApiBase = url !== '' && url === stripped(credentials, 'client') ? 'client' : 'base';
-	throw invalidInput(node, FIELD_LABEL[api], 'must be an http:// or https:// address', itemIndex, url);
+	throw invalidInput(
+		node,
+		FIELD_LABEL[api],
+		'must be an http:// or https:// address',
+		itemIndex,
+		url,
+	);
 }

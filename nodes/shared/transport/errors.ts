@@ -1,4 +1,10 @@
-import { NodeApiError, NodeOperationError, type ICredentialDataDecryptedObject, type INode, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type INode,
+	type JsonObject,
+} from 'n8n-workflow';
 import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './failure';
 import { obtainedTokens } from './obtainedTokens';
 import { SESSION } from './session';
@@ -45,7 +51,14 @@ export interface ErrorContext {
 
 /** The credential's values that must never be echoed back in an error. */
 export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	return ['accessToken', 'refreshToken', 'password', SESSION.token, SESSION.refreshToken, SESSION.key]
+	return [
+		'accessToken',
+		'refreshToken',
+		'password',
+		SESSION.token,
+		SESSION.refreshToken,
+		SESSION.key,
+	]
 		.map((name) => credentials[name])
 		.filter((value): value is string => typeof value === 'string' && value !== '');
 }
@@ -75,15 +88,26 @@ export function scrub(text: string, secrets: string[] = []): string {
  * quotable length, and nesting, cycles and long lists bounded, so a hostile or echoing answer can
  * neither leak the token into the error panel or n8n's log nor overflow the stack.
  */
-export function scrubDeep(value: unknown, secrets: string[] = [], depth = 0, seen = new WeakSet<object>()): unknown {
+export function scrubDeep(
+	value: unknown,
+	secrets: string[] = [],
+	depth = 0,
+	seen = new WeakSet<object>(),
+): unknown {
 	if (typeof value === 'string') return scrub(quoted(value), secrets);
 	if (value === null || typeof value !== 'object') return value;
 	if (depth >= 8 || seen.has(value)) return '…';
 	seen.add(value);
-	if (Array.isArray(value)) return value.slice(0, 50).map((entry) => scrubDeep(entry, secrets, depth + 1, seen));
+	if (Array.isArray(value))
+		return value.slice(0, 50).map((entry) => scrubDeep(entry, secrets, depth + 1, seen));
 	const out: Record<string, unknown> = {};
 	for (const key of Object.keys(value).slice(0, 50)) {
-		out[scrub(key, secrets)] = scrubDeep((value as Record<string, unknown>)[key], secrets, depth + 1, seen);
+		out[scrub(key, secrets)] = scrubDeep(
+			(value as Record<string, unknown>)[key],
+			secrets,
+			depth + 1,
+			seen,
+		);
 	}
 	return out;
 }
@@ -130,7 +154,10 @@ function ensureStop(text: string): string {
 function hostOf(location: string | undefined): string {
 	if (!location) return 'an address it did not name';
 	try {
-		return new URL(location, 'http://relative.invalid').host.replace('relative.invalid', 'the same host');
+		return new URL(location, 'http://relative.invalid').host.replace(
+			'relative.invalid',
+			'the same host',
+		);
 	} catch {
 		return 'an address that is not a valid URL';
 	}
@@ -192,7 +219,9 @@ export function toNodeApiError(node: INode, failure: Failure, context: ErrorCont
 			? 'Check the Base URL and Client API URL in the credential and that the API is reachable from n8n.'
 			: undefined);
 	const waitedAtMost =
-		failure.status === 429 && failure.retryAfterMs !== undefined && failure.retryAfterMs > MAX_RETRY_WAIT_MS
+		failure.status === 429 &&
+		failure.retryAfterMs !== undefined &&
+		failure.retryAfterMs > MAX_RETRY_WAIT_MS
 			? `The API asked to wait ${Math.round(failure.retryAfterMs / 1000)} s before the next request; n8n waits at most ${MAX_RETRY_WAIT_MS / 1000} s between attempts, so it stopped. Run it again later.`
 			: undefined;
 	const message = [headline(failure, fromApi), waitedAtMost ?? advice, outcome(failure, context)]

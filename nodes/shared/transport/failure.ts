@@ -65,7 +65,8 @@ export function safeStringify(value: unknown): string {
 		seen.add(v);
 		if (Array.isArray(v)) return v.slice(0, 50).map((x) => walk(x, depth + 1));
 		const out: Record<string, unknown> = {};
-		for (const key of Object.keys(v).slice(0, 50)) out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
+		for (const key of Object.keys(v).slice(0, 50))
+			out[key] = walk((v as Record<string, unknown>)[key], depth + 1);
 		return out;
 	};
 	return quoted(JSON.stringify(walk(value, 0)) ?? String(value));
@@ -117,7 +118,9 @@ const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 type Loose = Record<string, unknown> | undefined;
 
 function asRecord(value: unknown): Loose {
-	return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+	return value !== null && typeof value === 'object'
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 function retryAfterMs(headers: Loose): number | undefined {
@@ -175,12 +178,16 @@ export function isRetryable(failure: Failure): boolean {
 /** Whether a failed non-idempotent request may be sent again without risk of doing it twice. */
 export function provedNotProcessed(failure: Failure): boolean {
 	if (failure.status === 429) return true;
-	return failure.status === undefined && failure.code !== undefined && NOT_SENT_CODES.has(failure.code);
+	return (
+		failure.status === undefined && failure.code !== undefined && NOT_SENT_CODES.has(failure.code)
+	);
 }
 
 function fieldErrors(errors: unknown): string | undefined {
 	if (Array.isArray(errors)) {
-		const parts = errors.slice(0, 20).map((e) => (typeof e === 'string' ? quoted(e) : safeStringify(e)));
+		const parts = errors
+			.slice(0, 20)
+			.map((e) => (typeof e === 'string' ? quoted(e) : safeStringify(e)));
 		return parts.length ? parts.join('; ') : undefined;
 	}
 	const record = asRecord(errors);
@@ -191,7 +198,10 @@ function fieldErrors(errors: unknown): string | undefined {
 			([field, rules]) =>
 				`${quoted(field)}: ${
 					Array.isArray(rules)
-						? rules.slice(0, 20).map((rule) => (typeof rule === 'string' ? quoted(rule) : safeStringify(rule))).join(', ')
+						? rules
+								.slice(0, 20)
+								.map((rule) => (typeof rule === 'string' ? quoted(rule) : safeStringify(rule)))
+								.join(', ')
 						: typeof rules === 'string'
 							? quoted(rules)
 							: safeStringify(rules)
@@ -237,7 +247,9 @@ function rawApiMessage(failure: Failure): string | undefined {
 	}
 	if (head || details) return head ?? details;
 	// DRF answers field validation as a bare map of field -> messages.
-	const entries = Object.entries(record).filter(([, v]) => Array.isArray(v) || typeof v === 'string');
+	const entries = Object.entries(record).filter(
+		([, v]) => Array.isArray(v) || typeof v === 'string',
+	);
 	return entries.length ? fieldErrors(Object.fromEntries(entries)) : undefined;
 }
 

@@ -25,7 +25,8 @@ export class RequestGate {
 
 	/** Throws once the run is closed: a NodeOperationError passes through the retry loop untouched. */
 	throwIfClosed(): void {
-		if (this.closedFor) throw new NodeOperationError(this.closedFor, 'The run stopped after another request failed');
+		if (this.closedFor)
+			throw new NodeOperationError(this.closedFor, 'The run stopped after another request failed');
 	}
 
 	/** Waits for a free place; returns the generation to hand to slowDown if the answer is a 429. */
@@ -60,7 +61,10 @@ export class RequestGate {
 		}
 		if (retryAfterMs !== undefined && retryAfterMs > 0) {
 			// Capped like the retry's own wait: an answer must not hold every later request for hours.
-			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + Math.min(retryAfterMs, MAX_RETRY_WAIT_MS));
+			this.pausedUntil = Math.max(
+				this.pausedUntil,
+				Date.now() + Math.min(retryAfterMs, MAX_RETRY_WAIT_MS),
+			);
 		}
 	}
 }

@@ -79,7 +79,12 @@ export function connectionOptions(ctx: IExecuteFunctions, itemIndex: number): Co
 			port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
 			protocol: proxy.protocol.replace(/:$/, ''),
 			...(proxy.username
-				? { auth: { username: decodeURIComponent(proxy.username), password: decodeURIComponent(proxy.password) } }
+				? {
+						auth: {
+							username: decodeURIComponent(proxy.username),
+							password: decodeURIComponent(proxy.password),
+						},
+					}
 				: {}),
 		};
 	}
@@ -109,9 +114,13 @@ function parseJson(body: unknown, status: number): unknown {
  * credential, the node's Request Options, and a JSON answer parsed by us so that a body cut short
  * is caught and retried. It leaves through `send`.
  */
-export async function apiRequest<T = unknown>(this: RequestContext, request: ApiRequest): Promise<T> {
+export async function apiRequest<T = unknown>(
+	this: RequestContext,
+	request: ApiRequest,
+): Promise<T> {
 	const credentials: ICredentialDataDecryptedObject =
-		request.credentials ?? (await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+		request.credentials ??
+		(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
 	const idempotent = request.idempotent ?? request.method === 'GET';
 	const isForm = typeof FormData !== 'undefined' && request.body instanceof FormData;
 	const path =
@@ -134,21 +143,27 @@ export async function apiRequest<T = unknown>(this: RequestContext, request: Api
 	options.timeout = request.connection?.timeout ?? DEFAULT_TIMEOUT_MS;
 	if (request.connection?.proxy) options.proxy = request.connection.proxy;
 	if (request.connection?.skipSslCertificateValidation) options.skipSslCertificateValidation = true;
-	return await send(this, { http: options }, {
-		idempotent,
-		itemIndex: request.itemIndex,
-		hint: request.hint,
-		secrets: secretsOf(credentials),
-		gate: request.gate,
-		timeoutMs: options.timeout,
-		runEndsAt: request.runEndsAt,
-		pace: pacingFor(this.getNode(), credentials, options.url, request.onPaced),
-		renews: authMethodOf(credentials) !== 'accessToken',
-		accept: (answer) => {
-			const response = answer as { body: unknown; statusCode: number };
-			return (request.expectJson === false
-				? response.body
-				: parseJson(response.body, response.statusCode)) as T;
+	return await send(
+		this,
+		{ http: options },
+		{
+			idempotent,
+			itemIndex: request.itemIndex,
+			hint: request.hint,
+			secrets: secretsOf(credentials),
+			gate: request.gate,
+			timeoutMs: options.timeout,
+			runEndsAt: request.runEndsAt,
+			pace: pacingFor(this.getNode(), credentials, options.url, request.onPaced),
+			renews: authMethodOf(credentials) !== 'accessToken',
+			accept: (answer) => {
+				const response = answer as { body: unknown; statusCode: number };
+				return (
+					request.expectJson === false
+						? response.body
+						: parseJson(response.body, response.statusCode)
+				) as T;
+			},
 		},
-	});
+	);
 }

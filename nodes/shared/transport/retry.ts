@@ -11,10 +11,18 @@ export interface RetryPolicy {
 /** The longest wait between two attempts, however long an answer's Retry-After asks for. */
 export const MAX_RETRY_WAIT_MS = 30_000;
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 400, maxDelayMs: MAX_RETRY_WAIT_MS };
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxAttempts: 5,
+	baseDelayMs: 400,
+	maxDelayMs: MAX_RETRY_WAIT_MS,
+};
 
 /** The wait before attempt `attempt + 1`: Retry-After when the answer gave one, else jittered backoff. */
-export function delayFor(failure: Failure, attempt: number, policy: RetryPolicy = DEFAULT_RETRY): number {
+export function delayFor(
+	failure: Failure,
+	attempt: number,
+	policy: RetryPolicy = DEFAULT_RETRY,
+): number {
 	if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxDelayMs);
 	const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
 	// Full jitter keeps parallel items from retrying in lockstep.

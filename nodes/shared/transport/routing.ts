@@ -35,7 +35,11 @@ export interface RoutedOperation {
 	) => void | Promise<void>;
 	/** Offset pages (`offset` and `limit` query parameters): honours the operation's Return All / Limit parameters. */
 	offsetPages?: OffsetPages;
-	hint?: (this: IExecuteSingleFunctions, failure: Failure, names: PlatformNames) => string | undefined;
+	hint?: (
+		this: IExecuteSingleFunctions,
+		failure: Failure,
+		names: PlatformNames,
+	) => string | undefined;
 	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
 	onEmptyAnswer?: (this: IExecuteSingleFunctions, sent: IDataObject) => IDataObject;
 }
@@ -81,7 +85,10 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						itemIndex,
 						hint: (failure) => operation.hint?.call(this, failure, names),
 						secrets: secretsOf(credentials),
-						timeoutMs: typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : undefined,
+						timeoutMs:
+							typeof options.timeout === 'number' && options.timeout > 0
+								? options.timeout
+								: undefined,
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
 						renews: authMethodOf(credentials) !== 'accessToken',

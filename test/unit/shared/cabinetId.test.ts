@@ -16,7 +16,10 @@ describe('readCabinetIdList: the cabinet filter of the versions with the cabinet
 		expect(readCabinetIdList(NODE, ['ACC06163', 'ACC07021'], 0)).toEqual(['ACC06163', 'ACC07021']);
 		expect(readCabinetIdList(NODE, ' ACC06163, ACC07021 ,', 0)).toEqual(['ACC06163', 'ACC07021']);
 		expect(readCabinetIdList(NODE, 'ACC06163\nACC07021', 0)).toEqual(['ACC06163', 'ACC07021']);
-		expect(readCabinetIdList(NODE, ' ["ACC06163", "ACC07021"] ', 0)).toEqual(['ACC06163', 'ACC07021']);
+		expect(readCabinetIdList(NODE, ' ["ACC06163", "ACC07021"] ', 0)).toEqual([
+			'ACC06163',
+			'ACC07021',
+		]);
 		// The spec's form writes ids as numbers; an expression may give them so.
 		expect(readCabinetIdList(NODE, [100001, '100002'], 0)).toEqual(['100001', '100002']);
 		expect(readCabinetIdList(NODE, 100003, 0)).toEqual(['100003']);
@@ -58,6 +61,8 @@ describe('readCabinetIdList: the cabinet filter of the versions with the cabinet
 		expect(refusal({ cabinets: ['ACC06163'] }).message).toBe(
 			`${CABINET_LIST_LABEL}: must be cabinet IDs such as ACC0000: chosen from the list, or from an expression as a list or separated by commas (got {"cabinets":["ACC06163"]}). Nothing was sent to the API.`,
 		);
-		expect(refusal(true).message).toMatch(/^Cabinet Names or IDs: must be cabinet IDs .*\(got true\)/);
+		expect(refusal(true).message).toMatch(
+			/^Cabinet Names or IDs: must be cabinet IDs .*\(got true\)/,
+		);
 	});
 });

@@ -54,9 +54,13 @@ describe('a download has one total deadline: headers and body together', () => {
 			allowPrivateNetwork: true,
 		});
 		const started = Date.now();
-		const error = await downloadFromParameters(ctx, 0, IMAGE, { defaultMb: 1, maxMb: 5 }, { timeout: 700 }).catch(
-			(e: unknown) => e as Error,
-		);
+		const error = await downloadFromParameters(
+			ctx,
+			0,
+			IMAGE,
+			{ defaultMb: 1, maxMb: 5 },
+			{ timeout: 700 },
+		).catch((e: unknown) => e as Error);
 		const elapsed = Date.now() - started;
 		expect(error).toBeInstanceOf(Error);
 		const message = (error as Error).message;
@@ -76,7 +80,13 @@ describe('a download has one total deadline: headers and body together', () => {
 			fileUrl: `http://${PUBLIC_HOST}/banner.png`,
 			maxFileSizeMb: 1,
 		});
-		const file = await downloadFromParameters(ctx, 0, IMAGE, { defaultMb: 1, maxMb: 5 }, { timeout: 5_000 });
+		const file = await downloadFromParameters(
+			ctx,
+			0,
+			IMAGE,
+			{ defaultMb: 1, maxMb: 5 },
+			{ timeout: 5_000 },
+		);
 		expect(file.bytes.equals(PNG)).toBe(true);
 	});
 });

@@ -19,12 +19,20 @@ function serving(all: IDataObject[]) {
 }
 
 const offsets = (fake: ReturnType<typeof serving>) =>
-	fake.sent().map((options) => [(options.qs as IDataObject).offset, (options.qs as IDataObject).limit]);
+	fake
+		.sent()
+		.map((options) => [(options.qs as IDataObject).offset, (options.qs as IDataObject).limit]);
 
 describe('offsetPages', () => {
 	test('from a given offset, up to limit, with the offset to go on from', async () => {
 		const fake = serving(listOf(10));
-		const page = await offsetPages(fake.ctx, { path: PATH, qs: { period: 'all' }, limit: 4, credentials: credentials(), offset: 3 });
+		const page = await offsetPages(fake.ctx, {
+			path: PATH,
+			qs: { period: 'all' },
+			limit: 4,
+			credentials: credentials(),
+			offset: 3,
+		});
 		expect(page.items.map((item) => item.id)).toEqual([4, 5, 6, 7]);
 		expect(page.next).toBe(7);
 		expect(offsets(fake)).toEqual([[3, 4]]);
@@ -33,7 +41,13 @@ describe('offsetPages', () => {
 
 	test('the last page has no offset to go on from', async () => {
 		const fake = serving(listOf(10));
-		const page = await offsetPages(fake.ctx, { path: PATH, qs: {}, limit: 500, credentials: credentials(), offset: 7 });
+		const page = await offsetPages(fake.ctx, {
+			path: PATH,
+			qs: {},
+			limit: 500,
+			credentials: credentials(),
+			offset: 7,
+		});
 		expect(page.items.map((item) => item.id)).toEqual([8, 9, 10]);
 		expect(page.next).toBeUndefined();
 	});
@@ -41,17 +55,38 @@ describe('offsetPages', () => {
 	test('keep: whole pages are read until limit items are kept; next is just after the last one kept', async () => {
 		const fake = serving(listOf(1200));
 		const keepB = (item: IDataObject) => item.account_id === 'B';
-		const first = await offsetPages(fake.ctx, { path: PATH, qs: {}, limit: 300, credentials: credentials(), keep: keepB });
+		const first = await offsetPages(fake.ctx, {
+			path: PATH,
+			qs: {},
+			limit: 300,
+			credentials: credentials(),
+			keep: keepB,
+		});
 		expect(first.items).toHaveLength(300);
 		expect(first.items.every(keepB)).toBe(true);
 		// B is every second item, from the second: the 300th is item 600 (offset 599).
 		expect(first.items.at(-1)?.id).toBe(600);
 		expect(first.next).toBe(600);
-		expect(offsets(fake)).toEqual([[0, 500], [500, 500]]);
-		const rest = await offsetPages(fake.ctx, { path: PATH, qs: {}, limit: 500, credentials: credentials(), keep: keepB, offset: first.next });
-		expect(rest.items.map((item) => item.id)).toEqual(Array.from({ length: 300 }, (_, i) => 602 + 2 * i));
+		expect(offsets(fake)).toEqual([
+			[0, 500],
+			[500, 500],
+		]);
+		const rest = await offsetPages(fake.ctx, {
+			path: PATH,
+			qs: {},
+			limit: 500,
+			credentials: credentials(),
+			keep: keepB,
+			offset: first.next,
+		});
+		expect(rest.items.map((item) => item.id)).toEqual(
+			Array.from({ length: 300 }, (_, i) => 602 + 2 * i),
+		);
 		expect(rest.next).toBeUndefined();
-		expect(offsets(fake).slice(2)).toEqual([[600, 500], [1100, 500]]);
+		expect(offsets(fake).slice(2)).toEqual([
+			[600, 500],
+			[1100, 500],
+		]);
 	});
 
 	test('a list without count ends at its first empty page', async () => {
@@ -60,10 +95,18 @@ describe('offsetPages', () => {
 			const { offset, limit } = options.qs as { offset: number; limit: number };
 			return fullResponse({ items: all.slice(offset, offset + limit) });
 		});
-		const page = await offsetPages(fake.ctx, { path: PATH, qs: {}, limit: 10, credentials: credentials() });
+		const page = await offsetPages(fake.ctx, {
+			path: PATH,
+			qs: {},
+			limit: 10,
+			credentials: credentials(),
+		});
 		expect(page.items).toHaveLength(3);
 		expect(page.next).toBeUndefined();
-		expect(offsets(fake)).toEqual([[0, 10], [3, 7]]);
+		expect(offsets(fake)).toEqual([
+			[0, 10],
+			[3, 7],
+		]);
 	});
 });
 
@@ -71,9 +114,12 @@ describe("offsetPages: stopping early while the API's count says more exist", ()
 	test('a server that ignores the offset (the same records again) fails with both numbers', async () => {
 		const all = listOf(3);
 		const fake = fakeContext(() => fullResponse({ items: all, count: 5000 }));
-		const error = (await offsetPages(fake.ctx, { path: PATH, qs: {}, limit: Infinity, credentials: credentials() }).catch(
-			(e: unknown) => e as Error,
-		)) as Error;
+		const error = (await offsetPages(fake.ctx, {
+			path: PATH,
+			qs: {},
+			limit: Infinity,
+			credentials: credentials(),
+		}).catch((e: unknown) => e as Error)) as Error;
 		expect(error.message).toMatch(
 			/^Paging \S+ stopped after 3 distinct records, but the API's count says 5000 exist.*Add a filter.*set Limit to at most 3\./,
 		);
@@ -84,7 +130,10 @@ describe("offsetPages: stopping early while the API's count says more exist", ()
 		const all = listOf(4);
 		const fake = fakeContext((options) => {
 			const { offset, limit } = options.qs as { offset: number; limit: number };
-			return fullResponse({ items: offset >= 2 ? [] : all.slice(offset, offset + Math.min(limit, 2)), count: 4 });
+			return fullResponse({
+				items: offset >= 2 ? [] : all.slice(offset, offset + Math.min(limit, 2)),
+				count: 4,
+			});
 		});
 		await expect(
 			offsetPages(fake.ctx, { path: PATH, qs: {}, limit: Infinity, credentials: credentials() }),
@@ -95,9 +144,15 @@ describe("offsetPages: stopping early while the API's count says more exist", ()
 describe('realServiceCredentials', () => {
 	test('the Telegram form gives its paths; the Generic form is refused with what to do instead', async () => {
 		const telegram = fakeContext(() => fullResponse({}));
-		expect((await realServiceCredentials(telegram.ctx, 0, 'Campaign lists')).paths.campaignList).toBe(PATH);
-		const ext = fakeContext(() => fullResponse({}), { credentials: credentials({ platform: 'ext' }) });
-		await expect(realServiceCredentials(ext.ctx, 2, 'Campaign lists', 'choose "By ID"')).rejects.toThrow(
+		expect(
+			(await realServiceCredentials(telegram.ctx, 0, 'Campaign lists')).paths.campaignList,
+		).toBe(PATH);
+		const ext = fakeContext(() => fullResponse({}), {
+			credentials: credentials({ platform: 'ext' }),
+		});
+		await expect(
+			realServiceCredentials(ext.ctx, 2, 'Campaign lists', 'choose "By ID"'),
+		).rejects.toThrow(
 			'Platform (Ad Cabinet API credential): Campaign lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID". Nothing was sent to the API.',
 		);
 		expect(ext.request).not.toHaveBeenCalled();

@@ -36,7 +36,12 @@ const FIELD_LABELS = {
 } as const;
 const FILE_NAME = 'audience.csv';
 const FILE_TYPE = 'text/csv';
-const AUDIENCE_FILE_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/comma-separated-values']);
+const AUDIENCE_FILE_TYPES = new Set([
+	'text/csv',
+	'text/plain',
+	'application/csv',
+	'text/comma-separated-values',
+]);
 const AUDIENCE_FILE_TEXT = 'a CSV or txt file of phone numbers';
 /**
  * The audience file sent is at most 10 MB (AUDIENCE_MAX_BYTES): about 806,000 cleaned numbers of 12
@@ -88,7 +93,11 @@ const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 ];
 
 export const audienceCreateDescription: INodeProperties[] = [
-	...cabinetIdFields(show, AUDIENCE_CABINET_TYPED_IN, 'The cabinet (account) ID; audiences exist only for cabinets whose geolocation is Uzbekistan'),
+	...cabinetIdFields(
+		show,
+		AUDIENCE_CABINET_TYPED_IN,
+		'The cabinet (account) ID; audiences exist only for cabinets whose geolocation is Uzbekistan',
+	),
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -196,7 +205,13 @@ function readTarget(ctx: IExecuteFunctions, i: number): Target {
 	const accountId = readCabinetId(ctx.getNode(), ctx.getNodeParameter('accountId', i), i);
 	const title = ctx.getNodeParameter('title', i) as unknown;
 	if (typeof title !== 'string' || title.trim() === '') {
-		throw invalidInput(ctx.getNode(), FIELD_LABELS.title, 'is required', i, typeof title === 'string' ? undefined : title);
+		throw invalidInput(
+			ctx.getNode(),
+			FIELD_LABELS.title,
+			'is required',
+			i,
+			typeof title === 'string' ? undefined : title,
+		);
 	}
 	return { accountId, title };
 }
@@ -209,11 +224,17 @@ function refuse(
 	given?: string,
 	nothingSent?: string,
 ): void {
-	if (build.problem) throw invalidInput(ctx.getNode(), field, build.problem.message, i, given, nothingSent);
+	if (build.problem)
+		throw invalidInput(ctx.getNode(), field, build.problem.message, i, given, nothingSent);
 }
 
 /** Sends one built file (multipart `title` + `audience`) and reports what was sent. */
-async function upload(ctx: IExecuteFunctions, target: Target, build: AudienceBuild, i: number): Promise<IDataObject> {
+async function upload(
+	ctx: IExecuteFunctions,
+	target: Target,
+	build: AudienceBuild,
+	i: number,
+): Promise<IDataObject> {
 	const form = new FormData();
 	form.append('title', target.title);
 	form.append('audience', new Blob([build.content], { type: FILE_TYPE }), FILE_NAME);
@@ -227,21 +248,29 @@ async function upload(ctx: IExecuteFunctions, target: Target, build: AudienceBui
 		connection: connectionOptions(ctx, i),
 		hint: audienceHint(target.accountId),
 	});
-	const report = { ...build.report, summary: describeCounts(build.report) } as unknown as IDataObject;
+	const report = {
+		...build.report,
+		summary: describeCounts(build.report),
+	} as unknown as IDataObject;
 	if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
 		return { ...(body as IDataObject), report };
 	}
 	return { account_id: target.accountId, title: target.title, success: true, report };
 }
 
-async function fromItems(ctx: IExecuteFunctions, items: INodeExecutionData[]): Promise<IDataObject> {
+async function fromItems(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<IDataObject> {
 	const target = readTarget(ctx, 0);
 	const rawField = ctx.getNodeParameter('phoneField', 0) as unknown;
 	const field = typeof rawField === 'string' ? rawField.trim() : '';
 	if (!field) throw invalidInput(ctx.getNode(), FIELD_LABELS.phoneField, 'is required', 0);
 	const values = new Array<unknown>(items.length);
 	for (let i = 0; i < items.length; i++) values[i] = fieldValue(items[i].json, field);
-	const build = buildAudienceFromValues(values, { hash: ctx.getNodeParameter('hashNumbers', 0) as boolean });
+	const build = buildAudienceFromValues(values, {
+		hash: ctx.getNodeParameter('hashNumbers', 0) as boolean,
+	});
 	if (build.problem?.rule === 'noEntries') {
 		throw invalidInput(
 			ctx.getNode(),
@@ -255,7 +284,11 @@ async function fromItems(ctx: IExecuteFunctions, items: INodeExecutionData[]): P
 	return await upload(ctx, target, build, 0);
 }
 
-async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: number): Promise<IDataObject> {
+async function fromBinary(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	i: number,
+): Promise<IDataObject> {
 	const target = readTarget(ctx, i);
 	const rawName = ctx.getNodeParameter('binaryPropertyName', i) as unknown;
 	const property = typeof rawName === 'string' ? rawName.trim() : '';
@@ -274,7 +307,13 @@ async function fromBinary(ctx: IExecuteFunctions, item: INodeExecutionData, i: n
 	const extension = (file.fileExtension ?? file.fileName?.split('.').pop() ?? '').toLowerCase();
 	// The API takes the audience file as CSV or txt.
 	if (!AUDIENCE_FILE_TYPES.has(file.mimeType) && !['csv', 'txt'].includes(extension)) {
-		throw invalidInput(ctx.getNode(), FIELD_LABELS.binary, 'must be a CSV or txt file', i, file.mimeType);
+		throw invalidInput(
+			ctx.getNode(),
+			FIELD_LABELS.binary,
+			'must be a CSV or txt file',
+			i,
+			file.mimeType,
+		);
 	}
 	const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
 	const build = buildAudienceFromText(bytes.toString('utf8'), {
@@ -310,7 +349,11 @@ async function fromUrl(ctx: IExecuteFunctions, i: number): Promise<IDataObject> 
 		);
 	}
 	// A downloaded file's content never appears in an error: invalid entries are given by line.
-	const build = buildAudienceFromText(bytes.toString('utf8'), { hash, skipHeader: true, invalidAs: 'lines' });
+	const build = buildAudienceFromText(bytes.toString('utf8'), {
+		hash,
+		skipHeader: true,
+		invalidAs: 'lines',
+	});
 	refuse(ctx, build, FILE_URL_LABEL, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
 	return await upload(ctx, target, build, i);
 }
@@ -321,9 +364,17 @@ async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
 	const options = { hash: ctx.getNodeParameter('hashNumbers', i) as boolean };
 	const build = Array.isArray(raw)
 		? buildAudienceFromValues(raw, options)
-		: buildAudienceFromText(typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '', options);
+		: buildAudienceFromText(
+				typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '',
+				options,
+			);
 	if (build.problem?.rule === 'noEntries') {
-		throw invalidInput(ctx.getNode(), FIELD_LABELS.list, 'is required: phone numbers separated by commas or line breaks', i);
+		throw invalidInput(
+			ctx.getNode(),
+			FIELD_LABELS.list,
+			'is required: phone numbers separated by commas or line breaks',
+			i,
+		);
 	}
 	refuse(ctx, build, FIELD_LABELS.list, i);
 	return await upload(ctx, target, build, i);
@@ -334,12 +385,16 @@ async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
  * items, "From URL" downloads the file first, and every source sends multipart, which declarative
  * routing cannot express.
  */
-export async function executeAudienceCreate(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function executeAudienceCreate(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const source = this.getNodeParameter('source', 0) as string;
 	if (source === 'items') {
 		const pairedItem: IPairedItemData[] = items.map((_item, index) => ({ item: index }));
-		return [await guardItem(this, 0, async () => [{ json: await fromItems(this, items) }], pairedItem)];
+		return [
+			await guardItem(this, 0, async () => [{ json: await fromItems(this, items) }], pairedItem),
+		];
 	}
 	if (source === 'list') return [await eachItem(this, async (_item, i) => await fromList(this, i))];
 	if (source === 'url') return [await eachItem(this, async (_item, i) => await fromUrl(this, i))];

@@ -14,7 +14,11 @@ import { listToItems, routed } from '../../../shared/transport/routing';
 const show = { resource: ['audience'], operation: ['getAll'] };
 
 export const audienceGetAllDescription: INodeProperties[] = [
-	...cabinetIdFields(show, AUDIENCE_CABINET_TYPED_IN, 'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan'),
+	...cabinetIdFields(
+		show,
+		AUDIENCE_CABINET_TYPED_IN,
+		'The cabinet (account) ID; audiences exist only for cabinets in Uzbekistan',
+	),
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 ];
 
@@ -24,12 +28,21 @@ export async function prepareAudienceGetAll(
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	names: PlatformNames,
 ): Promise<void> {
-	const accountId = readCabinetId(this.getNode(), this.getNodeParameter('accountId', ''), this.getItemIndex());
-	readLimit(this.getNode(), this.getItemIndex(), (name) => this.getNodeParameter(name, name === 'returnAll' ? true : 50));
+	const accountId = readCabinetId(
+		this.getNode(),
+		this.getNodeParameter('accountId', ''),
+		this.getItemIndex(),
+	);
+	readLimit(this.getNode(), this.getItemIndex(), (name) =>
+		this.getNodeParameter(name, name === 'returnAll' ? true : 50),
+	);
 	options.url = names.paths.audiencesList(accountId);
 }
 
-export function audienceGetAllHint(this: IExecuteSingleFunctions, failure: Failure): string | undefined {
+export function audienceGetAllHint(
+	this: IExecuteSingleFunctions,
+	failure: Failure,
+): string | undefined {
 	const accountId = String(this.getNodeParameter('accountId', '')).trim();
 	return audienceHint(accountId)(failure);
 }

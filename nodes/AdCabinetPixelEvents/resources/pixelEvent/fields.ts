@@ -33,7 +33,10 @@ export function eventField(show: Record<string, string[]>): INodeProperties {
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '^\\s*\\S+\\s*$', errorMessage: 'Enter the event ID (the "id" of the event, not its title)' },
+						properties: {
+							regex: '^\\s*\\S+\\s*$',
+							errorMessage: 'Enter the event ID (the "id" of the event, not its title)',
+						},
 					},
 				],
 			},
@@ -49,17 +52,32 @@ export function eventOf(ctx: IExecuteSingleFunctions): string {
 	const raw = ctx.getNodeParameter('eventId', '', { extractValue: true }) as unknown;
 	const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	if (!id) {
-		throw invalidInput(ctx.getNode(), EVENT_LABEL, 'is required: pick an event from the list or enter its ID', ctx.getItemIndex());
+		throw invalidInput(
+			ctx.getNode(),
+			EVENT_LABEL,
+			'is required: pick an event from the list or enter its ID',
+			ctx.getItemIndex(),
+		);
 	}
 	return id;
 }
 
 /** A required text the API takes as given (no trimming): refused when blank. */
-export function requiredText(ctx: IExecuteSingleFunctions, parameter: string, label: string): string {
+export function requiredText(
+	ctx: IExecuteSingleFunctions,
+	parameter: string,
+	label: string,
+): string {
 	const value = ctx.getNodeParameter(parameter, '') as unknown;
 	const text = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 	if (text.trim() === '') {
-		throw invalidInput(ctx.getNode(), label, 'is required', ctx.getItemIndex(), typeof value === 'string' ? undefined : value);
+		throw invalidInput(
+			ctx.getNode(),
+			label,
+			'is required',
+			ctx.getItemIndex(),
+			typeof value === 'string' ? undefined : value,
+		);
 	}
 	return text;
 }

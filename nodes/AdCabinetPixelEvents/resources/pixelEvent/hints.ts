@@ -17,7 +17,11 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 function parameter(ctx: IExecuteSingleFunctions, name: string, extractValue = false): string {
-	const value = ctx.getNodeParameter(name, '', extractValue ? { extractValue: true } : undefined) as unknown;
+	const value = ctx.getNodeParameter(
+		name,
+		'',
+		extractValue ? { extractValue: true } : undefined,
+	) as unknown;
 	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 }
 
@@ -39,11 +43,16 @@ export function pixelEventHint(operation: PixelOperation) {
 		names: PlatformNames,
 	): string | undefined {
 		const cabinet = parameter(this, 'accountId');
-		const event = operation === 'rename' || operation === 'delete' ? parameter(this, 'eventId', true) : '';
+		const event =
+			operation === 'rename' || operation === 'delete' ? parameter(this, 'eventId', true) : '';
 		switch (failure.status) {
 			case 400:
 				return `${listFields(failure, operation)}Check Cabinet ID${
-					operation === 'create' ? ', Title and Type' : operation === 'rename' ? ' and New Title' : ''
+					operation === 'create'
+						? ', Title and Type'
+						: operation === 'rename'
+							? ' and New Title'
+							: ''
 				}.`;
 			case 403:
 				return cabinetAccessHint(`cabinet ${cabinet}`);

@@ -18,7 +18,11 @@ import {
 } from '../../../shared/stats/fields';
 import { readCabinetIdList } from '../../../shared/cabinetId';
 import { STATS_ORDER_TERMS } from '../../../shared/vocabulary';
-import { DEFAULT_PARALLEL_REQUESTS, fetchStats, MAX_PARALLEL_REQUESTS } from '../../../shared/stats/fetch';
+import {
+	DEFAULT_PARALLEL_REQUESTS,
+	fetchStats,
+	MAX_PARALLEL_REQUESTS,
+} from '../../../shared/stats/fetch';
 import { connectionOptions } from '../../../shared/transport/request';
 import { checkStatsQuery, readStatsQuery, STATS_FIELD_NAMES } from '../../../shared/stats/query';
 import { numericRow, rowKeyMaker } from '../../../shared/stats/rows';
@@ -70,7 +74,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 		type: 'options',
 		default: 'last7Days',
 		displayOptions: { show },
-		description: 'Time range of the statistics, in the workflow\'s timezone',
+		description: "Time range of the statistics, in the workflow's timezone",
 		options: [
 			{ name: 'Custom', value: 'custom', description: 'Set Period From and Period To' },
 			{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before' },
@@ -94,7 +98,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_LAST_DAYS },
 		displayOptions: { show: { ...show, period: ['lastNDays'] } },
 		description:
-			'How many whole days, in the workflow\'s timezone. Re-reading the last few days on every run picks up figures the platform corrects after the day has ended.',
+			"How many whole days, in the workflow's timezone. Re-reading the last few days on every run picks up figures the platform corrects after the day has ended.",
 	},
 	{
 		displayName: 'Include Today',
@@ -102,8 +106,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		displayOptions: { show: { ...show, period: ['lastNDays'] } },
-		description:
-			'Whether the days end with today (its figures still growing) or with yesterday',
+		description: 'Whether the days end with today (its figures still growing) or with yesterday',
 	},
 	{
 		displayName: 'Period From',
@@ -162,7 +165,8 @@ export const statisticGetAllDescription: INodeProperties[] = [
 				type: 'number',
 				default: MAX_PAGE_SIZE,
 				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-				description: 'Rows per request, at most 500 (the API\'s maximum). Smaller pages only help with slow connections.',
+				description:
+					"Rows per request, at most 500 (the API's maximum). Smaller pages only help with slow connections.",
 			},
 			{
 				displayName: 'Requests at Once',
@@ -171,7 +175,7 @@ export const statisticGetAllDescription: INodeProperties[] = [
 				default: DEFAULT_PARALLEL_REQUESTS,
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 				description:
-					'Applies only when the credential\'s Rate Limit Requests is 0 (pacing off): how many pages Return All may fetch at the same time, where more is faster over a slow network. With pacing on (the default) pages are always fetched one after another, since parallel parts would only spend more of the rate limit. The rows and their order are the same either way.',
+					"Applies only when the credential's Rate Limit Requests is 0 (pacing off): how many pages Return All may fetch at the same time, where more is faster over a slow network. With pacing on (the default) pages are always fetched one after another, since parallel parts would only spend more of the rate limit. The rows and their order are the same either way.",
 			},
 		],
 	},
@@ -191,7 +195,13 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	if (period === 'lastNDays') {
 		const days = ctx.getNodeParameter('lastDays', i, 3) as unknown;
 		if (!isWholeNumberIn(days, 1, MAX_LAST_DAYS)) {
-			throw invalidInput(node, 'Days', `must be a whole number of days from 1 to ${MAX_LAST_DAYS}`, i, days);
+			throw invalidInput(
+				node,
+				'Days',
+				`must be a whole number of days from 1 to ${MAX_LAST_DAYS}`,
+				i,
+				days,
+			);
 		}
 		const includeToday = ctx.getNodeParameter('includeToday', i, true) !== false;
 		({ from, to } = lastDaysRange(days as number, includeToday, now, timeZone));
@@ -201,10 +211,22 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 		const parsedFrom = readDate(rawFrom, timeZone);
 		const parsedTo = readDate(rawTo, timeZone);
 		if (!parsedFrom) {
-			throw invalidInput(node, STATS_FIELD_NAMES.from, rawFrom === '' ? 'is required' : 'must be a date such as 2026-11-01 or 2026-11-01T00:00:00', i, rawFrom === '' ? undefined : rawFrom);
+			throw invalidInput(
+				node,
+				STATS_FIELD_NAMES.from,
+				rawFrom === '' ? 'is required' : 'must be a date such as 2026-11-01 or 2026-11-01T00:00:00',
+				i,
+				rawFrom === '' ? undefined : rawFrom,
+			);
 		}
 		if (!parsedTo) {
-			throw invalidInput(node, STATS_FIELD_NAMES.to, rawTo === '' ? 'is required' : 'must be a date such as 2026-11-30 or 2026-11-30T23:59:59', i, rawTo === '' ? undefined : rawTo);
+			throw invalidInput(
+				node,
+				STATS_FIELD_NAMES.to,
+				rawTo === '' ? 'is required' : 'must be a date such as 2026-11-30 or 2026-11-30T23:59:59',
+				i,
+				rawTo === '' ? undefined : rawTo,
+			);
 		}
 		from = parsedFrom.iso;
 		to = parsedTo.iso;
@@ -216,18 +238,32 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 		(name, fallback) => ctx.getNodeParameter(name, i, fallback),
 		{ from, to },
 		(options.order as string | undefined) ?? 'period',
-		CABINET_IDS_TYPED_IN.includes(node.typeVersion) ? undefined : (raw) => readCabinetIdList(node, raw, i),
+		CABINET_IDS_TYPED_IN.includes(node.typeVersion)
+			? undefined
+			: (raw) => readCabinetIdList(node, raw, i),
 	);
 	checkStatsQuery(node, query, { fromMs: Date.parse(from), toMs: Date.parse(to), now }, i);
 
 	const limit = readLimit(node, i, (name) => ctx.getNodeParameter(name, i));
 	const pageSize = (options.pageSize as number | undefined) ?? MAX_PAGE_SIZE;
 	if (!isWholeNumberIn(pageSize, 1, MAX_PAGE_SIZE)) {
-		throw invalidInput(node, 'Page Size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`, i, pageSize);
+		throw invalidInput(
+			node,
+			'Page Size',
+			`must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+			i,
+			pageSize,
+		);
 	}
 	const parallel = (options.parallelRequests as number | undefined) ?? DEFAULT_PARALLEL_REQUESTS;
 	if (!isWholeNumberIn(parallel, 1, MAX_PARALLEL_REQUESTS)) {
-		throw invalidInput(node, 'Requests at Once', `must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`, i, parallel);
+		throw invalidInput(
+			node,
+			'Requests at Once',
+			`must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`,
+			i,
+			parallel,
+		);
 	}
 	return {
 		query,
@@ -306,12 +342,17 @@ export function pacingHint(
  * Return All can bring hundreds of thousands of rows, and RoutingNode spreads a whole result into
  * one push() call, which overflows the stack past roughly 120,000 items.
  */
-export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function executeStatisticGetAll(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
 	const now = new Date();
 	return [
 		await eachItem(this, async (_item, i) => {
-			const { query, limit, pageSize, parallel, numeric, includeColumns, simplify, rowKey } = readQuery(this, i, now);
-			const keyOf = rowKey ? rowKeyMaker(query.period_grouping_unit, query.currency_code, query.grouping ?? []) : undefined;
+			const { query, limit, pageSize, parallel, numeric, includeColumns, simplify, rowKey } =
+				readQuery(this, i, now);
+			const keyOf = rowKey
+				? rowKeyMaker(query.period_grouping_unit, query.currency_code, query.grouping ?? [])
+				: undefined;
 			const simpleFields = rowKey ? SIMPLE_STATS_FIELDS_WITH_KEY : SIMPLE_STATS_FIELDS;
 			const rows: INodeExecutionData[] = [];
 			let lastPage: LastPage | undefined;
@@ -323,7 +364,11 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 				itemIndex: i,
 				connection: connectionOptions(this, i),
 				onRows: (page, answer) => {
-					lastPage = { delivered: page.length, received: answer.rows.length, cursor: answer.cursor };
+					lastPage = {
+						delivered: page.length,
+						received: answer.rows.length,
+						cursor: answer.cursor,
+					};
 					for (const row of page) {
 						const json = numeric ? numericRow(row) : row;
 						if (keyOf) json.row_key = keyOf(json);
@@ -334,9 +379,20 @@ export async function executeStatisticGetAll(this: IExecuteFunctions): Promise<I
 			if (includeColumns && rows.length && result.columns) {
 				rows[0].json = { ...rows[0].json, columns: result.columns };
 			}
-			const hint = limitHint(limit, rows.length, result.count, lastPage, i, this.getInputData().length);
+			const hint = limitHint(
+				limit,
+				rows.length,
+				result.count,
+				lastPage,
+				i,
+				this.getInputData().length,
+			);
 			if (hint && typeof this.addExecutionHints === 'function') this.addExecutionHints(hint);
-			const paced = pacingHint(result, Date.now() - started, paceLimitOf(await this.getCredentials(CREDENTIAL_TYPE)));
+			const paced = pacingHint(
+				result,
+				Date.now() - started,
+				paceLimitOf(await this.getCredentials(CREDENTIAL_TYPE)),
+			);
 			if (paced && typeof this.addExecutionHints === 'function') this.addExecutionHints(paced);
 			return rows;
 		}),

@@ -91,18 +91,29 @@ describe('statistics parameters shared by Stats and the Stats Trigger', () => {
 		const cabinetFieldAt = (typeVersion: number, values = { resource: 'statistic' }) =>
 			fields
 				.filter((field) => NodeHelpers.displayParameter(values, field, { typeVersion }, null))
-				.map((field) => (field.options as INodeProperties[]).find((option) => option.name === 'cabinetIds'));
+				.map((field) =>
+					(field.options as INodeProperties[]).find((option) => option.name === 'cabinetIds'),
+				);
 		expect(cabinetFieldAt(1)).toEqual([cabinetIdsField]);
 		expect(cabinetFieldAt(1.1)).toEqual([cabinetIdsField]);
 		expect(cabinetFieldAt(1.2)).toEqual([cabinetPickerField]);
 		expect(cabinetFieldAt(1.2, { resource: 'legacyReport' })).toEqual([]);
 		for (const field of fields) {
 			expect(field).toMatchObject({ name: 'filters', type: 'collection', default: {} });
-			expect((field.options as INodeProperties[]).map((option) => option.name)).toEqual(['adObjects', 'cabinetIds']);
+			expect((field.options as INodeProperties[]).map((option) => option.name)).toEqual([
+				'adObjects',
+				'cabinetIds',
+			]);
 		}
 		// A node without other conditions (the trigger) shows one of the two by its version alone.
 		const trigger = statsFiltersFields(undefined, [1]);
-		expect(trigger.filter((field) => NodeHelpers.displayParameter({}, field, { typeVersion: 1 }, null))).toEqual([trigger[0]]);
-		expect(trigger.filter((field) => NodeHelpers.displayParameter({}, field, { typeVersion: 1.1 }, null))).toEqual([trigger[1]]);
+		expect(
+			trigger.filter((field) => NodeHelpers.displayParameter({}, field, { typeVersion: 1 }, null)),
+		).toEqual([trigger[0]]);
+		expect(
+			trigger.filter((field) =>
+				NodeHelpers.displayParameter({}, field, { typeVersion: 1.1 }, null),
+			),
+		).toEqual([trigger[1]]);
 	});
 });

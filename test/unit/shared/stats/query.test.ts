@@ -122,7 +122,9 @@ describe('readStatsQuery: the cabinet filter as the node version reads it', () =
 		const refuse = () => {
 			throw new NodeOperationError(NODE, 'refused');
 		};
-		expect(() => readStatsQuery(reader(parameters).read, { from: 'F', to: 'T' }, 'period', refuse)).toThrow('refused');
+		expect(() =>
+			readStatsQuery(reader(parameters).read, { from: 'F', to: 'T' }, 'period', refuse),
+		).toThrow('refused');
 	});
 
 	test('without a reader, the typed text is split at commas as the earlier versions always did', () => {

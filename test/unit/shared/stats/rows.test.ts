@@ -123,7 +123,9 @@ describe('rowKeyMaker (row_key)', () => {
 	test('period start in UTC, unit, currency and the ids of the grouping, each marked', () => {
 		expect(rowKeyMaker('day', 'EUR', ['campaign'])(row)).toBe('2026-11-17|d|EUR|c2101');
 		expect(rowKeyMaker('day', 'EUR', [])(row)).toBe('2026-11-17|d|EUR');
-		expect(rowKeyMaker('hour', 'USD', ['ad', 'campaign'])(row)).toBe('2026-11-17|h|USD|a10001|c2101');
+		expect(rowKeyMaker('hour', 'USD', ['ad', 'campaign'])(row)).toBe(
+			'2026-11-17|h|USD|a10001|c2101',
+		);
 		expect(rowKeyMaker('month', 'RUB', ['cabinet', 'ad_object'])(row)).toBe(
 			'2026-11-17|mo|RUB|kACC06163|ohttps://shop.example.uz',
 		);
@@ -131,11 +133,21 @@ describe('rowKeyMaker (row_key)', () => {
 
 	test('the same instant written with another offset or precision gives the same key; a time of day is kept', () => {
 		const make = rowKeyMaker('5_minutes', 'EUR', ['campaign']);
-		expect(make({ ...row, period_date: '2026-11-17T03:00:00+03:00' })).toBe('2026-11-17|5m|EUR|c2101');
-		expect(make({ ...row, period_date: '2026-11-17T00:00:00.000Z' })).toBe('2026-11-17|5m|EUR|c2101');
-		expect(make({ ...row, period_date: '2026-11-17T00:05:00+00:00' })).toBe('2026-11-17T00:05Z|5m|EUR|c2101');
-		expect(make({ ...row, period_date: '2026-11-16T21:00:00Z' })).toBe('2026-11-16T21:00Z|5m|EUR|c2101');
-		expect(make({ ...row, period_date: '2026-11-16T21:00:30Z' })).toBe('2026-11-16T21:00:30Z|5m|EUR|c2101');
+		expect(make({ ...row, period_date: '2026-11-17T03:00:00+03:00' })).toBe(
+			'2026-11-17|5m|EUR|c2101',
+		);
+		expect(make({ ...row, period_date: '2026-11-17T00:00:00.000Z' })).toBe(
+			'2026-11-17|5m|EUR|c2101',
+		);
+		expect(make({ ...row, period_date: '2026-11-17T00:05:00+00:00' })).toBe(
+			'2026-11-17T00:05Z|5m|EUR|c2101',
+		);
+		expect(make({ ...row, period_date: '2026-11-16T21:00:00Z' })).toBe(
+			'2026-11-16T21:00Z|5m|EUR|c2101',
+		);
+		expect(make({ ...row, period_date: '2026-11-16T21:00:30Z' })).toBe(
+			'2026-11-16T21:00:30Z|5m|EUR|c2101',
+		);
 	});
 
 	test('the order the groupings were chosen in does not matter; figures and names never count', () => {
@@ -152,7 +164,9 @@ describe('rowKeyMaker (row_key)', () => {
 		expect(one).not.toBe(two);
 		expect(one).toBe('x|d|EUR|c2|oa%7Cc1');
 		expect(two).toBe('x|d|EUR|c1%7Cc2|oa');
-		expect(make({ period_date: 'x', ad_object: '50%,off', campaign_id: 1 })).toBe('x|d|EUR|c1|o50%25%2Coff');
+		expect(make({ period_date: 'x', ad_object: '50%,off', campaign_id: 1 })).toBe(
+			'x|d|EUR|c1|o50%25%2Coff',
+		);
 	});
 
 	test('unit and currency tell apart rows that share a period start and ids', () => {

@@ -15,7 +15,8 @@ describe('Pacer: a sliding window per credential and path', () => {
 	/** Starts `count` requests on `key` and records the clock when each is let through. */
 	function startMany(pacer: Pacer, key: string, count: number): number[] {
 		const started: number[] = [];
-		for (let i = 0; i < count; i++) void pacer.admit(key, LIMIT).then(() => started.push(Date.now()));
+		for (let i = 0; i < count; i++)
+			void pacer.admit(key, LIMIT).then(() => started.push(Date.now()));
 		return started;
 	}
 
@@ -33,7 +34,9 @@ describe('Pacer: a sliding window per credential and path', () => {
 		expect(started).toHaveLength(7);
 		// In every window of LIMIT.windowMs there are at most 3 starts.
 		for (const start of started) {
-			expect(started.filter((other) => other >= start && other < start + LIMIT.windowMs).length).toBeLessThanOrEqual(3);
+			expect(
+				started.filter((other) => other >= start && other < start + LIMIT.windowMs).length,
+			).toBeLessThanOrEqual(3);
 		}
 	});
 
@@ -44,7 +47,8 @@ describe('Pacer: a sliding window per credential and path', () => {
 
 		function startReserving(pacer: Pacer, count: number): number[] {
 			const started: number[] = [];
-			for (let i = 0; i < count; i++) void pacer.admit(KEY, LIMIT9, true).then(() => started.push(Date.now()));
+			for (let i = 0; i < count; i++)
+				void pacer.admit(KEY, LIMIT9, true).then(() => started.push(Date.now()));
 			return started;
 		}
 
@@ -90,7 +94,7 @@ describe('Pacer: a sliding window per credential and path', () => {
 			expect(started[4]).toBeGreaterThanOrEqual(t0 + LIMIT9.windowMs);
 		});
 
-		test('one request after another: 9 of 10 places start in a window, the 10th is the running one\'s reserve', async () => {
+		test("one request after another: 9 of 10 places start in a window, the 10th is the running one's reserve", async () => {
 			const pacer = new Pacer();
 			const t0 = Date.now();
 			const started: number[] = [];
@@ -110,7 +114,8 @@ describe('Pacer: a sliding window per credential and path', () => {
 		test('without a reserve the pacer lets the whole limit through, as before', async () => {
 			const pacer = new Pacer();
 			const started: number[] = [];
-			for (let i = 0; i < 10; i++) void pacer.admit(KEY, LIMIT9).then(() => started.push(Date.now()));
+			for (let i = 0; i < 10; i++)
+				void pacer.admit(KEY, LIMIT9).then(() => started.push(Date.now()));
 			await jest.advanceTimersByTimeAsync(0);
 			expect(started).toHaveLength(9);
 		});
@@ -152,24 +157,56 @@ describe('Pacer: a sliding window per credential and path', () => {
 
 describe('the credential decides the limit and the budget', () => {
 	const node = (id?: string) =>
-		({ name: 'Ads', type: 'adCabinetAds', typeVersion: 1, position: [0, 0], parameters: {}, credentials: id ? { adCabinetApi: { id, name: 'Adstat' } } : undefined }) as unknown as INode;
+		({
+			name: 'Ads',
+			type: 'adCabinetAds',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: id ? { adCabinetApi: { id, name: 'Adstat' } } : undefined,
+		}) as unknown as INode;
 
 	test('0 requests turns pacing off; a credential without the fields is not paced', () => {
-		expect(paceLimitOf({ rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
+		expect(paceLimitOf({ rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({
+			requests: 10,
+			windowMs: 60_000,
+		});
 		expect(paceLimitOf({ rateLimitRequests: 0, rateLimitWindow: 60 })).toBeUndefined();
 		expect(paceLimitOf({})).toBeUndefined();
 		// The whole budget also with a credential that renews its token: send() holds the place for n8n's
 		// own repeat after renewing only while a request is under way.
-		expect(paceLimitOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
-		expect(paceLimitOf({ authMethod: 'refreshToken', rateLimitRequests: 1, rateLimitWindow: 60 })).toEqual({ requests: 1, windowMs: 60_000 });
-		expect(paceLimitOf({ authMethod: 'accessToken', rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({ requests: 10, windowMs: 60_000 });
-		expect(pacingFor(node('7'), { rateLimitRequests: 0 }, 'https://client.adstat.pro/api/kktu')).toBeUndefined();
+		expect(
+			paceLimitOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 }),
+		).toEqual({ requests: 10, windowMs: 60_000 });
+		expect(
+			paceLimitOf({ authMethod: 'refreshToken', rateLimitRequests: 1, rateLimitWindow: 60 }),
+		).toEqual({ requests: 1, windowMs: 60_000 });
+		expect(
+			paceLimitOf({ authMethod: 'accessToken', rateLimitRequests: 10, rateLimitWindow: 60 }),
+		).toEqual({ requests: 10, windowMs: 60_000 });
+		expect(
+			pacingFor(node('7'), { rateLimitRequests: 0 }, 'https://client.adstat.pro/api/kktu'),
+		).toBeUndefined();
 	});
 
 	test('the key is the saved credential and the literal path, without the query', () => {
-		const credentials = { baseUrl: 'https://client.adstat.pro', username: 'ann', rateLimitRequests: 10 };
-		expect(paceKey(node('7'), credentials, 'https://client.adstat.pro/api/advertisement/telegram/1?currency=EUR')).toBe('7\u0000/api/advertisement/telegram/1');
-		expect(paceKey(node('7'), credentials, '/api/v2/advertisement/')).toBe('7\u0000/api/v2/advertisement/');
-		expect(paceKey(node(), credentials, '/api/kktu')).toBe('https://client.adstat.pro|ann\u0000/api/kktu');
+		const credentials = {
+			baseUrl: 'https://client.adstat.pro',
+			username: 'ann',
+			rateLimitRequests: 10,
+		};
+		expect(
+			paceKey(
+				node('7'),
+				credentials,
+				'https://client.adstat.pro/api/advertisement/telegram/1?currency=EUR',
+			),
+		).toBe('7\u0000/api/advertisement/telegram/1');
+		expect(paceKey(node('7'), credentials, '/api/v2/advertisement/')).toBe(
+			'7\u0000/api/v2/advertisement/',
+		);
+		expect(paceKey(node(), credentials, '/api/kktu')).toBe(
+			'https://client.adstat.pro|ann\u0000/api/kktu',
+		);
 	});
 });

@@ -33,19 +33,23 @@ describe('apiRequest', () => {
 		});
 		expect(result).toEqual({ id: 7 });
 		expect(fake.getCredentials).toHaveBeenCalledWith('adCabinetApi');
-		expect(fake.request).toHaveBeenCalledWith('adCabinetApi', {
-			method: 'POST',
-			url: 'https://api.example.test/api/v1/stats/page',
-			qs: { ids: ['1', '2'] },
-			body: '{"period_grouping_unit":"day"}',
-			arrayFormat: 'repeat',
-			returnFullResponse: true,
-			json: false,
-			encoding: 'text',
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-			timeout: DEFAULT_TIMEOUT_MS,
-			disableFollowRedirect: true,
-		}, undefined);
+		expect(fake.request).toHaveBeenCalledWith(
+			'adCabinetApi',
+			{
+				method: 'POST',
+				url: 'https://api.example.test/api/v1/stats/page',
+				qs: { ids: ['1', '2'] },
+				body: '{"period_grouping_unit":"day"}',
+				arrayFormat: 'repeat',
+				returnFullResponse: true,
+				json: false,
+				encoding: 'text',
+				headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+				timeout: DEFAULT_TIMEOUT_MS,
+				disableFollowRedirect: true,
+			},
+			undefined,
+		);
 	});
 
 	test('the client API uses the Client API URL; given credentials are used without asking n8n again', async () => {
@@ -209,7 +213,13 @@ describe("connectionOptions: the node's Request Options", () => {
 		const ctx = {
 			getNodeParameter: (name: string, _index: number, fallback: unknown) =>
 				name === 'requestOptions' ? requestOptions : fallback,
-			getNode: () => ({ name: 'Stats', type: 'adCabinetStats', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getNode: () => ({
+				name: 'Stats',
+				type: 'adCabinetStats',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			}),
 		} as unknown as IExecuteFunctions;
 		return connectionOptions(ctx, 0);
 	}
@@ -236,7 +246,9 @@ describe("connectionOptions: the node's Request Options", () => {
 			error = caught;
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toMatch(/^Proxy \(Request Options\): must be an address such as http:\/\/proxy\.example\.com:8080.*Nothing was sent to the API\.$/);
+		expect((error as Error).message).toMatch(
+			/^Proxy \(Request Options\): must be an address such as http:\/\/proxy\.example\.com:8080.*Nothing was sent to the API\.$/,
+		);
 	});
 
 	test('a proxy with or without a scheme, default ports, and credentials decoded', () => {

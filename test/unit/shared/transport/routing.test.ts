@@ -33,7 +33,6 @@ const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 
 beforeEach(() => sleepMock.mockClear());
 
-
 describe('routed: every declarative operation through send', () => {
 	test("opts into RoutingNode's pagination hook, so every request comes through it", () => {
 		const routing = routed();
@@ -203,7 +202,6 @@ describe('routed: every declarative operation through send', () => {
 		).resolves.toEqual([]);
 	});
 });
-
 
 describe('postReceive steps', () => {
 	const fx = {} as IExecuteSingleFunctions;

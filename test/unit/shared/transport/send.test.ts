@@ -65,7 +65,9 @@ describe('send: the one way a request leaves for the API', () => {
 			undefined,
 		);
 		// n8n's helper gets the context as `this`, with a cancel signal that also fires at the deadline.
-		const bounded = fake.request.mock.contexts[0] as { getExecutionCancelSignal: () => AbortSignal };
+		const bounded = fake.request.mock.contexts[0] as {
+			getExecutionCancelSignal: () => AbortSignal;
+		};
 		expect(Object.getPrototypeOf(bounded)).toBe(fake.ctx);
 		expect(bounded.getExecutionCancelSignal()).toBeInstanceOf(AbortSignal);
 		expect(bounded.getExecutionCancelSignal().aborted).toBe(false);
@@ -336,7 +338,8 @@ describe('send: renewal of the token', () => {
 describe('send: a 401 after n8n renewed the token (revoked tokens)', () => {
 	test('the credential is read once more and the request repeated once, without another renewal; a success ends it', async () => {
 		const fake = fakeContext((_options, call) => {
-			if (call === 1) throw wrappedByN8n(httpError(401, { detail: 'Could not validate credentials' }));
+			if (call === 1)
+				throw wrappedByN8n(httpError(401, { detail: 'Could not validate credentials' }));
 			return { ok: call };
 		});
 		const result = await send(fake.ctx, { http: GET }, policy({ renews: true }));
@@ -351,7 +354,9 @@ describe('send: a 401 after n8n renewed the token (revoked tokens)', () => {
 		const fake = fakeContext(() => {
 			throw wrappedByN8n(httpError(401, { detail: 'Could not validate credentials' }));
 		});
-		const error = await send(fake.ctx, { http: GET }, policy({ renews: true })).catch((e: unknown) => e);
+		const error = await send(fake.ctx, { http: GET }, policy({ renews: true })).catch(
+			(e: unknown) => e,
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect((error as NodeApiError).message).toMatch(
 			/^The Ad Cabinet API refused the access token \(401\) even after n8n renewed it and read the credential once more.*The likely cause is another client signing in with the same account/,
@@ -375,9 +380,11 @@ describe('send: the secrets scrubbed are those known when the error is built', (
 			throw wrappedByN8n(httpError(400, { detail: `bad header Authorization: Bearer ${renewed}` }));
 		});
 		fake.getCredentials.mockResolvedValue({ accessToken: '', sessionToken: renewed });
-		const error = (await send(fake.ctx, { http: GET }, policy({ secrets: ['old-token-1234'] })).catch(
-			(e: unknown) => e,
-		)) as NodeApiError;
+		const error = (await send(
+			fake.ctx,
+			{ http: GET },
+			policy({ secrets: ['old-token-1234'] }),
+		).catch((e: unknown) => e)) as NodeApiError;
 		expect(error.message).toContain('Bearer ***');
 		expect(JSON.stringify(error)).not.toContain(renewed);
 	});

@@ -103,7 +103,10 @@ export const CABINET_CURRENCY = 'cabinet';
 
 const AD_TYPES: readonly Choice[] = AD_TYPE_TERMS;
 export const BUTTON_TYPES: readonly Choice[] = BUTTON_TYPE_TERMS;
-const CURRENCY_CHOICES: readonly Choice[] = CURRENCY_CODES.map((code) => ({ name: code, value: code }));
+const CURRENCY_CHOICES: readonly Choice[] = CURRENCY_CODES.map((code) => ({
+	name: code,
+	value: code,
+}));
 
 const list = (what: string) => `${what}, separated by commas`;
 
@@ -220,5 +223,6 @@ export function apiName(field: AdField, names: PlatformNames): string {
  * fields named alike in both forms are found.
  */
 export function labelOf(api: string, names?: PlatformNames): string | undefined {
-	return AD_FIELDS.find((field) => (names ? apiName(field, names) : field.api) === api)?.displayName;
+	return AD_FIELDS.find((field) => (names ? apiName(field, names) : field.api) === api)
+		?.displayName;
 }

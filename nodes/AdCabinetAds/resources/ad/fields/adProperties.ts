@@ -290,7 +290,10 @@ export function createCoreProperties(show: Record<string, string[]>): INodePrope
 		...property,
 		// KKTU is required only by cabinets with automatic labelling, which the node cannot know.
 		required: property.name !== 'kktu',
-		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, ...show } },
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, ...show },
+		},
 	}));
 }
 

@@ -196,7 +196,13 @@ export function readFieldValue(field: AdField, value: unknown, ctx: ReadContext)
 			const given = locatorValue(value);
 			const n = toNumber(given);
 			if (n === undefined || !Number.isInteger(n) || n < kind.min) {
-				throw invalidInput(ctx.node, field.displayName, integerRule(kind.min), ctx.itemIndex, given);
+				throw invalidInput(
+					ctx.node,
+					field.displayName,
+					integerRule(kind.min),
+					ctx.itemIndex,
+					given,
+				);
 			}
 			return n;
 		}

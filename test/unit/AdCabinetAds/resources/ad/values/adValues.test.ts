@@ -144,10 +144,14 @@ describe('readFieldValue: numbers', () => {
 		expect(read('campaign_id', { __rl: true, mode: 'list', value: '2201' })).toBe(2201);
 		expect(read('campaign_id', { __rl: true, mode: 'id', value: ' 2202 ' })).toBe(2202);
 		expect(read('campaign_id', { __rl: true, mode: 'id', value: 2203 })).toBe(2203);
-		expect(refusal(() => read('campaign_id', { __rl: true, mode: 'id', value: '12a' })).message).toBe(
+		expect(
+			refusal(() => read('campaign_id', { __rl: true, mode: 'id', value: '12a' })).message,
+		).toBe(
 			'Campaign ID: must be a whole number of at least 1 (got "12a"). Nothing was sent to the API.',
 		);
-		expect(refusal(() => read('campaign_id', { __rl: true, mode: 'list', value: '' })).message).toBe(
+		expect(
+			refusal(() => read('campaign_id', { __rl: true, mode: 'list', value: '' })).message,
+		).toBe(
 			'Campaign ID: must be a whole number of at least 1 (got ""). Nothing was sent to the API.',
 		);
 	});
