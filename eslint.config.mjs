@@ -63,6 +63,32 @@ export default tseslint.config(
 			'@typescript-eslint/no-require-imports': 'off',
 		},
 	},
+	// House rules for every TypeScript file: small files, and the published code stands on its own.
+	{
+		files: ['**/*.ts'],
+		rules: {
+			// One subject a file: past 400 lines of code a file holds two jobs and should be split.
+			'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+		},
+	},
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		rules: {
+			// What n8n loads must not reach into the development tree, which is not published.
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^(\\.\\./)+(sandbox|harness|scripts|bench|test)(/|$)',
+							message:
+								'The published nodes and credential cannot import the sandbox, harness, scripts, bench or tests: they are not in the package.',
+						},
+					],
+				},
+			],
+		},
+	},
 	{
 		files: ['**/*.js'],
 		extends: [js.configs.recommended],

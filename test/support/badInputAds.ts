@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { minimalCreate } from './adFixtures';
-import type { BadInput } from '../hardening/badInput.test';
+import type { BadInput } from './badInputs';
 
 const create = minimalCreate;
 const update = (updateFields: INodeParameters): INodeParameters => ({
