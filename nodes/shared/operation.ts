@@ -22,7 +22,7 @@ export type OperationExecute = (this: IExecuteFunctions) => Promise<INodeExecuti
  * An operation that n8n's RoutingNode runs from its `routing`: one request per item (or offset
  * pages), built from the parameters by the routing's preSend steps.
  */
-export interface RoutedOperation {
+export interface DeclarativeOperation {
 	option: OperationOption;
 	fields: INodeProperties[];
 	routing: INodePropertyRouting;
@@ -41,7 +41,7 @@ export interface CustomOperation {
 }
 
 /** Every operation file exports one of these: its option, its parameters, and how it runs. */
-export type Operation = RoutedOperation | CustomOperation;
+export type Operation = DeclarativeOperation | CustomOperation;
 
 /** A value of a node's Resource parameter with its operations. */
 export interface Resource {
