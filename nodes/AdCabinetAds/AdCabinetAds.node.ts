@@ -7,12 +7,12 @@ import {
 import { searchCabinets } from '../shared/methods/cabinets';
 import { searchCampaigns } from '../shared/methods/campaigns';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { customOperationsOf, resourceParameter } from '../shared/operation';
 import { operationSubtitle } from '../shared/subtitle';
 import { searchKktu } from '../shared/kktu';
 import { getAudiences, getPixelEvents } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchAds } from './methods/searchAds';
-import { adDescription } from './resources/ad';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import {
 	AD_TOOL_TEXTS,
@@ -20,32 +20,20 @@ import {
 	CABINET_TOOL_TEXTS,
 	CAMPAIGN_TOOL_TEXTS,
 } from './toolTexts';
-import { balanceDescription, balanceOperations } from './resources/balance';
-import { cabinetDescription, cabinetOperations } from './resources/cabinet';
-import { campaignDescription, campaignOperations } from './resources/campaign';
+import { adResource } from './resources/ad';
+import { balanceResource } from './resources/balance';
+import { cabinetResource } from './resources/cabinet';
+import { campaignResource } from './resources/campaign';
+
+const resources = [adResource, cabinetResource, campaignResource, balanceResource];
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'ad',
-		options: [
-			{ name: 'Ad', value: 'ad' },
-			{ name: 'Balance', value: 'balance' },
-			{ name: 'Cabinet', value: 'cabinet' },
-			{ name: 'Campaign', value: 'campaign' },
-		],
-	},
+	resourceParameter(resources, 'ad'),
 	...toolDescriptionFields('ad', AD_TOOL_TEXTS),
 	...toolDescriptionFields('cabinet', CABINET_TOOL_TEXTS),
 	...toolDescriptionFields('campaign', CAMPAIGN_TOOL_TEXTS),
 	...toolDescriptionFields('balance', BALANCE_TOOL_TEXTS),
-	...adDescription,
-	...cabinetDescription,
-	...campaignDescription,
-	...balanceDescription,
+	...resources.flatMap((resource) => resource.properties),
 ];
 
 export class AdCabinetAds implements INodeType {
@@ -79,11 +67,8 @@ export class AdCabinetAds implements INodeType {
 
 	// Cabinets, campaigns and balances page by offset until the API's count, which declarative
 	// routing cannot read; they run as custom operations.
-	customOperations = {
-		cabinet: cabinetOperations,
-		campaign: campaignOperations,
-		balance: balanceOperations,
-	};
+	// Operations with an execute function (work declarative routing cannot express) run from here.
+	customOperations = customOperationsOf(resources);
 
 	methods = {
 		loadOptions: { getAudiences, getPixelEvents },

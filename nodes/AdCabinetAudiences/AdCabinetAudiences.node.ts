@@ -6,24 +6,19 @@ import {
 } from 'n8n-workflow';
 import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { customOperationsOf, resourceParameter } from '../shared/operation';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
-import { audienceDescription } from './resources/audience';
-import { executeAudienceCreate } from './resources/audience/create';
+import { audienceResource } from './resources/audience';
+
+const resources = [audienceResource];
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { AUDIENCE_TOOL_TEXTS } from './toolTexts';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'audience',
-		options: [{ name: 'Audience', value: 'audience' }],
-	},
+	resourceParameter(resources, 'audience'),
 	...toolDescriptionFields('audience', AUDIENCE_TOOL_TEXTS),
-	...audienceDescription,
+	...resources.flatMap((resource) => resource.properties),
 ];
 
 export class AdCabinetAudiences implements INodeType {
@@ -53,9 +48,8 @@ export class AdCabinetAudiences implements INodeType {
 		properties: [...properties],
 	};
 
-	customOperations = {
-		audience: { create: executeAudienceCreate },
-	};
+	// Operations with an execute function (work declarative routing cannot express) run from here.
+	customOperations = customOperationsOf(resources);
 
 	methods = {
 		listSearch: { searchCabinets },

@@ -5,23 +5,19 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { customOperationsOf, resourceParameter } from '../shared/operation';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
-import { categoryDescription } from './resources/category';
+import { categoryResource } from './resources/category';
+
+const resources = [categoryResource];
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { CATEGORY_TOOL_TEXTS } from './toolTexts';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'category',
-		options: [{ name: 'Category', value: 'category' }],
-	},
+	resourceParameter(resources, 'category'),
 	...toolDescriptionFields('category', CATEGORY_TOOL_TEXTS),
-	...categoryDescription,
+	...resources.flatMap((resource) => resource.properties),
 ];
 
 export class AdCabinetKktu implements INodeType {
@@ -46,4 +42,7 @@ export class AdCabinetKktu implements INodeType {
 		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
 		properties: [...properties],
 	};
+
+	// Operations with an execute function (work declarative routing cannot express) run from here.
+	customOperations = customOperationsOf(resources);
 }

@@ -6,24 +6,19 @@ import {
 } from 'n8n-workflow';
 import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { customOperationsOf, resourceParameter } from '../shared/operation';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
-import { mediaDescription } from './resources/media';
-import { executeMediaUpload } from './resources/media/upload';
+import { mediaResource } from './resources/media';
+
+const resources = [mediaResource];
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { MEDIA_TOOL_TEXTS } from './toolTexts';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'media',
-		options: [{ name: 'Media', value: 'media' }],
-	},
+	resourceParameter(resources, 'media'),
 	...toolDescriptionFields('media', MEDIA_TOOL_TEXTS),
-	...mediaDescription,
+	...resources.flatMap((resource) => resource.properties),
 ];
 
 export class AdCabinetMedia implements INodeType {
@@ -49,9 +44,8 @@ export class AdCabinetMedia implements INodeType {
 		properties: [...properties],
 	};
 
-	customOperations = {
-		media: { upload: executeMediaUpload },
-	};
+	// Operations with an execute function (work declarative routing cannot express) run from here.
+	customOperations = customOperationsOf(resources);
 
 	methods = {
 		listSearch: { searchCabinets },

@@ -6,25 +6,21 @@ import {
 } from 'n8n-workflow';
 import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { customOperationsOf, resourceParameter } from '../shared/operation';
 import { operationSubtitle } from '../shared/subtitle';
 import { getPixelEventTypes } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { searchPixelEvents } from './methods/searchPixelEvents';
-import { pixelEventDescription } from './resources/pixelEvent';
+import { pixelEventResource } from './resources/pixelEvent';
+
+const resources = [pixelEventResource];
 import { toolDescriptionFields } from '../shared/toolDescription';
 import { PIXEL_EVENT_TOOL_TEXTS } from './toolTexts';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'pixelEvent',
-		options: [{ name: 'Pixel Event', value: 'pixelEvent' }],
-	},
+	resourceParameter(resources, 'pixelEvent'),
 	...toolDescriptionFields('pixelEvent', PIXEL_EVENT_TOOL_TEXTS),
-	...pixelEventDescription,
+	...resources.flatMap((resource) => resource.properties),
 ];
 
 export class AdCabinetPixelEvents implements INodeType {
@@ -51,6 +47,9 @@ export class AdCabinetPixelEvents implements INodeType {
 		// A copy: n8n adds its own parameters (Request Options) to the list it is given.
 		properties: [...properties],
 	};
+
+	// Operations with an execute function (work declarative routing cannot express) run from here.
+	customOperations = customOperationsOf(resources);
 
 	methods = {
 		loadOptions: { getPixelEventTypes },

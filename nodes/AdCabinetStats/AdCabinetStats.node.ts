@@ -5,14 +5,14 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
+import { customOperationsOf, resourceParameter } from '../shared/operation';
 import { operationSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
 import { getCabinets } from '../shared/methods/cabinets';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
-import { advertisedObjectDescription } from './resources/advertisedObject';
-import { legacyReportDescription } from './resources/legacyReport';
-import { statisticDescription } from './resources/statistic';
-import { executeStatisticGetAll } from './resources/statistic/getAll';
+import { advertisedObjectResource } from './resources/advertisedObject';
+import { legacyReportResource } from './resources/legacyReport';
+import { statisticResource } from './resources/statistic';
 import { toolDescriptionFields } from '../shared/toolDescription';
 import {
 	STATISTIC_TOOL_TEXTS,
@@ -20,40 +20,19 @@ import {
 	ADVERTISED_OBJECT_TOOL_TEXTS,
 } from './toolTexts';
 
+const resources = [statisticResource, legacyReportResource, advertisedObjectResource];
+
 const properties: INodeProperties[] = [
 	// Version 1 offers the Legacy Report, which the API switched off; saved version 1 nodes keep it
 	// (and still run it), while from 1.1 a new node no longer offers it.
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'statistic',
-		displayOptions: { show: { '@version': [1] } },
-		options: [
-			{ name: 'Advertised Object', value: 'advertisedObject' },
-			{ name: 'Legacy Report (Deprecated)', value: 'legacyReport' },
-			{ name: 'Statistic', value: 'statistic' },
-		],
-	},
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'statistic',
-		displayOptions: { hide: { '@version': [1] } },
-		options: [
-			{ name: 'Advertised Object', value: 'advertisedObject' },
-			{ name: 'Statistic', value: 'statistic' },
-		],
-	},
+	resourceParameter(resources, 'statistic', { show: { '@version': [1] } }),
+	resourceParameter([statisticResource, advertisedObjectResource], 'statistic', {
+		hide: { '@version': [1] },
+	}),
 	...toolDescriptionFields('statistic', STATISTIC_TOOL_TEXTS),
 	...toolDescriptionFields('legacyReport', LEGACY_REPORT_TOOL_TEXTS),
 	...toolDescriptionFields('advertisedObject', ADVERTISED_OBJECT_TOOL_TEXTS),
-	...statisticDescription,
-	...legacyReportDescription,
-	...advertisedObjectDescription,
+	...resources.flatMap((resource) => resource.properties),
 ];
 
 export class AdCabinetStats implements INodeType {
@@ -82,9 +61,8 @@ export class AdCabinetStats implements INodeType {
 		properties: [...properties],
 	};
 
-	customOperations = {
-		statistic: { getAll: executeStatisticGetAll },
-	};
+	// Operations with an execute function (work declarative routing cannot express) run from here.
+	customOperations = customOperationsOf(resources);
 
 	methods = {
 		loadOptions: { getAdObjects, getCabinets },

@@ -16,7 +16,7 @@ const ads = (name: string, parameters: INodeParameters, message: RegExp): BadInp
 	message,
 });
 
-/** Bad inputs of the Ads node (create, update, validate bots). */
+/** Bad inputs of the Ads node: every operation of its four resources. */
 export const AD_BAD_INPUTS: BadInput[] = [
 	ads(
 		'two KKTU categories',
@@ -96,4 +96,53 @@ export const AD_BAD_INPUTS: BadInput[] = [
 		},
 		/^Cabinet ID: is required/,
 	),
+	ads(
+		'an ad ID that is not a number on get',
+		{ resource: 'ad', operation: 'get', adId: { __rl: true, mode: 'id', value: '={{ "abc" }}' } },
+		/^Ad: must be a whole-number ad ID/,
+	),
+	ads(
+		'an unknown period in the ad list filters',
+		{
+			resource: 'ad',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { period: '={{ "fortnight" }}' },
+		},
+		/^Period: must be one of/,
+	),
+	ads(
+		'Limit 0 on the cabinet list',
+		{ resource: 'cabinet', operation: 'getAll', returnAll: false, limit: 0, filters: {} },
+		/^Limit: must be a whole number of at least 1/,
+	),
+	ads(
+		'an empty cabinet on cabinet get',
+		{
+			resource: 'cabinet',
+			operation: 'get',
+			cabinetId: { __rl: true, mode: 'id', value: '={{ "" }}' },
+		},
+		/^Cabinet ID: is required/,
+	),
+	ads(
+		'Limit 0 on the campaign list',
+		{
+			resource: 'campaign',
+			operation: 'getAll',
+			period: 'all',
+			returnAll: false,
+			limit: 0,
+			filters: {},
+		},
+		/^Limit: must be a whole number of at least 1/,
+	),
+	{
+		...ads(
+			'the balance with a credential of the Generic form',
+			{ resource: 'balance', operation: 'get' },
+			/^Platform \(Ad Cabinet API credential\): Balances exist only on the Telegram \(Adstat\) API/,
+		),
+		credentials: { platform: 'ext' },
+	},
 ];

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { AD_BAD_INPUTS } from './badInputAds';
+import { PIXEL_BAD_INPUTS } from './badInputPixelEvents';
 
 /**
  * Every invalid input is refused by the node itself: a NodeOperationError whose message names the
@@ -80,12 +81,6 @@ const audience = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 const phones = (list: string[]) => list.map((phone) => ({ phone }));
-const pixel = (operation: string, extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'pixelEvent',
-	operation,
-	accountId: 'ACC07021',
-	...extra,
-});
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 
 export const BAD_INPUTS: BadInput[] = [
@@ -387,32 +382,18 @@ export const BAD_INPUTS: BadInput[] = [
 		message: /^Title: is required/,
 	},
 	{
-		name: 'pixel: an empty Title on create',
-		type: 'adCabinetPixelEvents',
-		parameters: pixel('create', { title: '={{ "  " }}', type: 'custom' }),
-		message: /^Title: is required/,
+		name: 'audiences: Limit 0 on the audience list',
+		type: 'adCabinetAudiences',
+		parameters: {
+			resource: 'audience',
+			operation: 'getAll',
+			accountId: 'ACC06163',
+			returnAll: false,
+			limit: 0,
+		},
+		message: /^Limit: must be a whole number of at least 1/,
 	},
-	{
-		name: 'pixel: an empty Cabinet ID',
-		type: 'adCabinetPixelEvents',
-		parameters: pixel('getAll', { accountId: '={{ "" }}', returnAll: true }),
-		message: /^Cabinet ID: is required/,
-	},
-	{
-		name: 'pixel: an empty New Title on rename',
-		type: 'adCabinetPixelEvents',
-		parameters: pixel('rename', {
-			eventId: { __rl: true, mode: 'id', value: '31005' },
-			newTitle: '={{ "" }}',
-		}),
-		message: /^New Title: is required/,
-	},
-	{
-		name: 'pixel: no Event on delete',
-		type: 'adCabinetPixelEvents',
-		parameters: pixel('delete', { eventId: { __rl: true, mode: 'id', value: '={{ "" }}' } }),
-		message: /^Event: is required/,
-	},
+	...PIXEL_BAD_INPUTS,
 	...AD_BAD_INPUTS,
 ];
 

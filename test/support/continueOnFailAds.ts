@@ -1,5 +1,5 @@
 import { minimalCreate } from './adFixtures';
-import type { FailingSecondItem } from '../hardening/continueOnFail.test';
+import type { FailingSecondItem } from './continueOnFail';
 
 const create = minimalCreate({ title: '={{ $json.title }}' });
 
@@ -22,5 +22,81 @@ export const AD_CONTINUE_ON_FAIL: FailingSecondItem[] = [
 		},
 		input: [{ id: '10001' }, { id: '99999999' }],
 		error: /refused the request with 404/,
+	},
+	{
+		name: 'Ads → Get Many (Limit 0 in the second row)',
+		type: 'adCabinetAds',
+		parameters: {
+			resource: 'ad',
+			operation: 'getAll',
+			returnAll: false,
+			limit: '={{ $json.limit }}',
+			filters: {},
+		},
+		input: [{ limit: 2 }, { limit: 0 }],
+		error: /^Limit: must be a whole number of at least 1/,
+	},
+	{
+		name: 'Ads → Update (a zero CPM in the second row)',
+		type: 'adCabinetAds',
+		parameters: {
+			resource: 'ad',
+			operation: 'update',
+			adId: { __rl: true, mode: 'id', value: '10001' },
+			updateFields: { cpm: '={{ $json.cpm }}' },
+		},
+		input: [{ cpm: 4.2 }, { cpm: 0 }],
+		error: /^CPM: must be a number greater than 0/,
+	},
+	{
+		name: 'Ads → Validate Bots (no bots in the second row)',
+		type: 'adCabinetAds',
+		parameters: {
+			resource: 'ad',
+			operation: 'validateBots',
+			accountId: 'ACC06163',
+			bots: '={{ $json.bots }}',
+			failOnRejected: false,
+		},
+		input: [{ bots: 'https://t.me/shop_helper_bot' }, { bots: ' , ' }],
+		error: /^Bots: /,
+	},
+	{
+		name: 'Cabinet → Get (no cabinet in the second row)',
+		type: 'adCabinetAds',
+		parameters: {
+			resource: 'cabinet',
+			operation: 'get',
+			cabinetId: { __rl: true, mode: 'id', value: '={{ $json.cabinet }}' },
+		},
+		input: [{ cabinet: 'ACC06163' }, { cabinet: '' }],
+		error: /^Cabinet ID: is required/,
+	},
+	{
+		name: 'Cabinet → Get Many (Limit 0 in the second row)',
+		type: 'adCabinetAds',
+		parameters: {
+			resource: 'cabinet',
+			operation: 'getAll',
+			returnAll: false,
+			limit: '={{ $json.limit }}',
+			filters: {},
+		},
+		input: [{ limit: 2 }, { limit: 0 }],
+		error: /^Limit: must be a whole number of at least 1/,
+	},
+	{
+		name: 'Campaign → Get Many (Limit 0 in the second row)',
+		type: 'adCabinetAds',
+		parameters: {
+			resource: 'campaign',
+			operation: 'getAll',
+			period: 'all',
+			returnAll: false,
+			limit: '={{ $json.limit }}',
+			filters: {},
+		},
+		input: [{ limit: 2 }, { limit: 0 }],
+		error: /^Limit: must be a whole number of at least 1/,
 	},
 ];

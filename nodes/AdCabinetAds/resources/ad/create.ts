@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import type { PlatformNames } from '../../../shared/platform';
 import { buildCreateBody } from './values/adBody';
 import { completeAdBody } from './values/adKktu';
@@ -15,14 +15,14 @@ import { adRecordOrNothing } from './answer';
 
 const show = { resource: ['ad'], operation: ['create'] };
 
-export const adCreateDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...createCoreProperties(show),
 	...cabinetForDropdownsFields(show),
 	...createCollections(show),
 ];
 
 /** POST /api/advertisement/{platform}/ with every field set; refused before sending if a rule fails. */
-export async function prepareAdCreate(
+async function prepareAdCreate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	names: PlatformNames,
@@ -31,11 +31,14 @@ export async function prepareAdCreate(
 	options.body = await completeAdBody.call(this, buildCreateBody(this, names));
 }
 
-export const adCreateOperation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create an ad',
-	description: 'Launch a new ad in a campaign',
+export const adCreate: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create an ad',
+		description: 'Launch a new ad in a campaign',
+	},
+	fields,
 	routing: {
 		// The path names the platform: prepareAdCreate writes it.
 		request: { method: 'POST' },

@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import type { PlatformNames } from '../../../shared/platform';
 import { adIdField, readAdId } from './fields/adId';
 import { recordToItem, routed } from '../../../shared/transport/routing';
@@ -11,10 +11,10 @@ import { adHint } from './hints';
 
 const show = { resource: ['ad'], operation: ['get'] };
 
-export const adGetDescription: INodeProperties[] = [adIdField(show)];
+const fields: INodeProperties[] = [adIdField(show)];
 
 /** GET /api/advertisement/{platform}/{ad_id} */
-export async function prepareAdGet(
+async function prepareAdGet(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	names: PlatformNames,
@@ -22,11 +22,14 @@ export async function prepareAdGet(
 	options.url = names.paths.ad(readAdId(this));
 }
 
-export const adGetOperation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get an ad',
-	description: 'Get the full settings of one ad',
+export const adGet: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get an ad',
+		description: 'Get the full settings of one ad',
+	},
+	fields,
 	routing: {
 		request: { method: 'GET' },
 		...routed({ prepare: prepareAdGet, hint: adHint('get') }),

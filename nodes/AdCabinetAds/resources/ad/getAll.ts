@@ -3,8 +3,8 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields, simplifyItems } from '../../../shared/simplify';
@@ -31,7 +31,7 @@ const SIMPLE_AD_FIELDS = [
 ] as const;
 
 /** postReceive step: with Simplify on, each ad keeps only SIMPLE_AD_FIELDS. */
-export const simplifyAds = simplifyItems(SIMPLE_AD_FIELDS);
+const simplifyAds = simplifyItems(SIMPLE_AD_FIELDS);
 
 const show = { resource: ['ad'], operation: ['getAll'] };
 
@@ -47,7 +47,7 @@ const PERIODS = [
 	{ name: 'Yesterday', value: 'yesterday' },
 ];
 
-export const adGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...returnAllFields(show),
 	...simplifyFields(
 		show,
@@ -95,7 +95,7 @@ function names(value: unknown): string[] {
 }
 
 /** The filters as query parameters (lists as repeated keys); offset and limit come from paging. */
-export async function prepareAdGetAll(
+async function prepareAdGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
@@ -127,11 +127,14 @@ export async function prepareAdGetAll(
 	options.arrayFormat = 'repeat';
 }
 
-export const adGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many ads',
-	description: 'List ads with their figures',
+export const adGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many ads',
+		description: 'List ads with their figures',
+	},
+	fields,
 	routing: {
 		request: { method: 'GET', url: PATHS.adList },
 		...routed({

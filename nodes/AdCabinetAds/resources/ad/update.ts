@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import type { PlatformNames } from '../../../shared/platform';
 import { buildUpdateBody } from './values/adBody';
 import { completeAdBody } from './values/adKktu';
@@ -16,14 +16,14 @@ import { adRecordOrNothing } from './answer';
 
 const show = { resource: ['ad'], operation: ['update'] };
 
-export const adUpdateDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	adIdField(show),
 	...cabinetForDropdownsFields(show),
 	...updateProperties(show),
 ];
 
 /** PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
-export async function prepareAdUpdate(
+async function prepareAdUpdate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	names: PlatformNames,
@@ -34,11 +34,14 @@ export async function prepareAdUpdate(
 	options.body = await completeAdBody.call(this, body);
 }
 
-export const adUpdateOperation: INodePropertyOptions = {
-	name: 'Update',
-	value: 'update',
-	action: 'Update an ad',
-	description: 'Change some settings of an ad; the others stay as they are',
+export const adUpdate: Operation = {
+	option: {
+		name: 'Update',
+		value: 'update',
+		action: 'Update an ad',
+		description: 'Change some settings of an ad; the others stay as they are',
+	},
+	fields,
 	routing: {
 		request: { method: 'PUT' },
 		...routed({

@@ -6,8 +6,8 @@ import {
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodeProperties,
-	type INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import { AD_IDS_TYPED_IN } from './fields/adFields';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
@@ -17,7 +17,7 @@ import { PATHS } from '../../../shared/constants';
 
 const show = { resource: ['ad'], operation: ['validateBots'] };
 
-export const adValidateBotsDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(
 		show,
 		AD_IDS_TYPED_IN,
@@ -45,7 +45,7 @@ export const adValidateBotsDescription: INodeProperties[] = [
 ];
 
 /** The query: `bots` repeated once per bot, and `account_id`. */
-export async function prepareValidateBots(
+async function prepareValidateBots(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
@@ -76,7 +76,7 @@ const records = (value: unknown): IDataObject[] =>
  * The answer `{ bots, errors }` as one item per bot: accepted bots with `valid: true` and their id,
  * title, url and photo; rejected ones with `valid: false` and the API's code and detail.
  */
-export async function validatedBotsToItems(
+async function validatedBotsToItems(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
@@ -106,11 +106,14 @@ export async function validatedBotsToItems(
 	];
 }
 
-export const adValidateBotsOperation: INodePropertyOptions = {
-	name: 'Validate Bots',
-	value: 'validateBots',
-	action: 'Validate target bots',
-	description: 'Check bots before targeting them; each needs 1,000 or more daily users',
+export const adValidateBots: Operation = {
+	option: {
+		name: 'Validate Bots',
+		value: 'validateBots',
+		action: 'Validate target bots',
+		description: 'Check bots before targeting them; each needs 1,000 or more daily users',
+	},
+	fields,
 	routing: {
 		request: { method: 'GET', url: PATHS.botValidation },
 		...routed({ prepare: prepareValidateBots }),

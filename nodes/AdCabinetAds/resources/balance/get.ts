@@ -1,22 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { eachItem } from '../../../shared/perItem';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { realServiceCredentials } from '../../../shared/realService';
 
-export const balanceGetOperation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get the account balance',
-	description: 'The money in running ads, the free balance and their total, each with its currency',
-};
-
 /** GET /api/dashboard/balances: one item `{active, available, total}`, each `{amount, currency}`. */
-export async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
 			const { credentials, paths } = await realServiceCredentials(this, i, 'Balances');
@@ -31,3 +20,15 @@ export async function executeBalanceGet(this: IExecuteFunctions): Promise<INodeE
 		}),
 	];
 }
+
+export const balanceGet: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get the account balance',
+		description:
+			'The money in running ads, the free balance and their total, each with its currency',
+	},
+	fields: [],
+	execute: executeBalanceGet,
+};

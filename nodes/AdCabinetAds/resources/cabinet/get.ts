@@ -3,22 +3,15 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetLocator, readCabinetId } from '../../../shared/cabinetId';
 import { eachItem } from '../../../shared/perItem';
 import { cabinetAccessHint } from '../../../shared/transport/errors';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { realServiceCredentials } from '../../../shared/realService';
 
-export const cabinetGetOperation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get a cabinet',
-	description: 'One cabinet by its ID, with its balance',
-};
-
-export const cabinetGetDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	cabinetLocator(
 		'cabinetId',
 		{ show: { resource: ['cabinet'], operation: ['get'] } },
@@ -27,7 +20,7 @@ export const cabinetGetDescription: INodeProperties[] = [
 ];
 
 /** One cabinet, by the naming map's path. */
-export async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await eachItem(this, async (_item, i) => {
 			const { credentials, paths } = await realServiceCredentials(this, i, 'Cabinets');
@@ -54,3 +47,14 @@ export async function executeCabinetGet(this: IExecuteFunctions): Promise<INodeE
 		}),
 	];
 }
+
+export const cabinetGet: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get a cabinet',
+		description: 'One cabinet by its ID, with its balance',
+	},
+	fields,
+	execute: executeCabinetGet,
+};

@@ -1,11 +1,12 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields } from '../../../shared/simplify';
 import { realServiceListOperation } from '../../../shared/realService';
 import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of a cabinet: who it is and its money. */
-export const SIMPLE_CABINET_FIELDS = [
+const SIMPLE_CABINET_FIELDS = [
 	'account_id',
 	'account_name',
 	'status',
@@ -18,14 +19,7 @@ export const SIMPLE_CABINET_FIELDS = [
 
 const show = { resource: ['cabinet'], operation: ['getAll'] };
 
-export const cabinetGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many cabinets',
-	description: 'The cabinets of the account, each with its four balances',
-};
-
-export const cabinetGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...returnAllFields(show),
 	...simplifyFields(
 		show,
@@ -50,7 +44,7 @@ export const cabinetGetAllDescription: INodeProperties[] = [
 ];
 
 /** The detailed cabinet list of the naming map, with filters, by offset until count. */
-export const executeCabinetGetAll = realServiceListOperation({
+const executeCabinetGetAll = realServiceListOperation({
 	what: 'Cabinets',
 	path: (paths) => paths.cabinetList,
 	query(ctx, i) {
@@ -64,3 +58,14 @@ export const executeCabinetGetAll = realServiceListOperation({
 	},
 	simpleFields: SIMPLE_CABINET_FIELDS,
 });
+
+export const cabinetGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many cabinets',
+		description: 'The cabinets of the account, each with its four balances',
+	},
+	fields,
+	execute: executeCabinetGetAll,
+};

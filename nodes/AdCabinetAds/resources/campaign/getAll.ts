@@ -1,11 +1,12 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { returnAllFields } from '../../../shared/returnAll';
 import { simplifyFields } from '../../../shared/simplify';
 import { realServiceListOperation } from '../../../shared/realService';
 import { filtersCollection } from '../../../shared/filters';
 
 /** What Simplify keeps of a campaign: who it is, where, and its money and reach. */
-export const SIMPLE_CAMPAIGN_FIELDS = [
+const SIMPLE_CAMPAIGN_FIELDS = [
 	'id',
 	'name',
 	'account_id',
@@ -22,14 +23,7 @@ export const SIMPLE_CAMPAIGN_FIELDS = [
 
 const show = { resource: ['campaign'], operation: ['getAll'] };
 
-export const campaignGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many campaigns',
-	description: 'The campaigns of the account with their budget, spend and reach',
-};
-
-export const campaignGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Figures For',
 		name: 'period',
@@ -75,7 +69,7 @@ export const campaignGetAllDescription: INodeProperties[] = [
 const PERIODS = ['all', 'starts_month', 'today', 'yesterday'];
 
 /** GET /api/campaigns/ with period and filters, by offset until count. */
-export const executeCampaignGetAll = realServiceListOperation({
+const executeCampaignGetAll = realServiceListOperation({
 	what: 'Campaign lists',
 	path: (paths) => paths.campaignList,
 	query(ctx, i) {
@@ -90,3 +84,14 @@ export const executeCampaignGetAll = realServiceListOperation({
 	},
 	simpleFields: SIMPLE_CAMPAIGN_FIELDS,
 });
+
+export const campaignGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many campaigns',
+		description: 'The campaigns of the account with their budget, spend and reach',
+	},
+	fields,
+	execute: executeCampaignGetAll,
+};

@@ -1,22 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-import {
-	campaignGetAllDescription,
-	campaignGetAllOperation,
-	executeCampaignGetAll,
-} from './getAll';
+import { defineResource } from '../../../shared/operation';
+import { campaignGetAll } from './getAll';
 
-export const campaignDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['campaign'] } },
-		default: 'getAll',
-		options: [campaignGetAllOperation],
-	},
-	...campaignGetAllDescription,
-];
-
-/** Custom operations: the campaign list pages by offset until the API's count. */
-export const campaignOperations = { getAll: executeCampaignGetAll };
+export const campaignResource = defineResource({
+	resource: 'campaign',
+	displayName: 'Campaign',
+	defaultOperation: 'getAll',
+	operations: [campaignGetAll],
+});

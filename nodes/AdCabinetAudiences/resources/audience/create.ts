@@ -6,6 +6,7 @@ import type {
 	INodePropertyOptions,
 	IPairedItemData,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import { AUDIENCE_CABINET_TYPED_IN } from './hints';
 import {
@@ -92,7 +93,7 @@ const AUDIENCE_SOURCES: INodePropertyOptions[] = [
 	},
 ];
 
-export const audienceCreateDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(
 		show,
 		AUDIENCE_CABINET_TYPED_IN,
@@ -385,9 +386,7 @@ async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
  * items, "From URL" downloads the file first, and every source sends multipart, which declarative
  * routing cannot express.
  */
-export async function executeAudienceCreate(
-	this: IExecuteFunctions,
-): Promise<INodeExecutionData[][]> {
+async function executeAudienceCreate(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const source = this.getNodeParameter('source', 0) as string;
 	if (source === 'items') {
@@ -401,10 +400,14 @@ export async function executeAudienceCreate(
 	return [await eachItem(this, async (item, i) => await fromBinary(this, item, i))];
 }
 
-export const audienceCreateOperation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create an audience',
-	description:
-		'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items',
+export const audienceCreate: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create an audience',
+		description:
+			'Upload phone numbers (or their SHA-256 hashes) as a new audience, from a file or from a field of the input items',
+	},
+	fields,
+	execute: executeAudienceCreate,
 };

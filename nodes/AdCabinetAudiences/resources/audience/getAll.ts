@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import type { PlatformNames } from '../../../shared/platform';
 import type { Failure } from '../../../shared/transport/failure';
@@ -13,7 +13,7 @@ import { listToItems, routed } from '../../../shared/transport/routing';
 
 const show = { resource: ['audience'], operation: ['getAll'] };
 
-export const audienceGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(
 		show,
 		AUDIENCE_CABINET_TYPED_IN,
@@ -23,7 +23,7 @@ export const audienceGetAllDescription: INodeProperties[] = [
 ];
 
 /** GET /api/advertisement/{platform}/{account_id}/audiences/ */
-export async function prepareAudienceGetAll(
+async function prepareAudienceGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	names: PlatformNames,
@@ -39,19 +39,19 @@ export async function prepareAudienceGetAll(
 	options.url = names.paths.audiencesList(accountId);
 }
 
-export function audienceGetAllHint(
-	this: IExecuteSingleFunctions,
-	failure: Failure,
-): string | undefined {
+function audienceGetAllHint(this: IExecuteSingleFunctions, failure: Failure): string | undefined {
 	const accountId = String(this.getNodeParameter('accountId', '')).trim();
 	return audienceHint(accountId)(failure);
 }
 
-export const audienceGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many audiences',
-	description: "List a cabinet's phone-number audiences",
+export const audienceGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many audiences',
+		description: "List a cabinet's phone-number audiences",
+	},
+	fields,
 	routing: {
 		// The path names the cabinet: prepareAudienceGetAll writes it.
 		request: { method: 'GET' },

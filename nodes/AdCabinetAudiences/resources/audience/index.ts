@@ -1,31 +1,20 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { audienceCreateDescription, audienceCreateOperation } from './create';
-import { audienceGetAllDescription, audienceGetAllOperation } from './getAll';
+import { defineResource, operationParameter } from '../../../shared/operation';
+import { audienceCreate } from './create';
+import { audienceGetAll } from './getAll';
 
-const operations: INodePropertyOptions[] = [audienceCreateOperation, audienceGetAllOperation];
+const operations = [audienceCreate, audienceGetAll];
 
 /**
  * Version 1 opened on Create. From 1.1 a new node opens on Get Many, a read; a saved version 1 node
  * (which stores no value for a default) keeps its Create.
  */
-function operationProperty(version: 'first' | 'later', defaultOperation: string): INodeProperties {
-	return {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions:
-			version === 'first'
-				? { show: { resource: ['audience'], '@version': [1] } }
-				: { show: { resource: ['audience'] }, hide: { '@version': [1] } },
-		default: defaultOperation,
-		options: operations,
-	};
-}
-
-export const audienceDescription: INodeProperties[] = [
-	operationProperty('first', 'create'),
-	operationProperty('later', 'getAll'),
-	...audienceCreateDescription,
-	...audienceGetAllDescription,
-];
+export const audienceResource = defineResource({
+	resource: 'audience',
+	displayName: 'Audience',
+	defaultOperation: 'getAll',
+	operations,
+	operationParameters: [
+		operationParameter('audience', operations, 'create', { show: { '@version': [1] } }),
+		operationParameter('audience', operations, 'getAll', { hide: { '@version': [1] } }),
+	],
+});

@@ -4,8 +4,8 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { flattenKktu, matchesKktu, type KktuNode } from '../../../shared/kktu';
 import { InvalidJsonResponse } from '../../../shared/transport/failure';
 import { requireJsonBody, routed } from '../../../shared/transport/routing';
@@ -15,7 +15,7 @@ import { filtersCollection } from '../../../shared/filters';
 
 const show = { resource: ['category'], operation: ['getAll'] };
 
-export const categoryGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...returnAllFields(show, { returnAllByDefault: true }),
 	{
 		displayName: 'Only Selectable (Third Level)',
@@ -59,12 +59,12 @@ function readSettings(ctx: IExecuteSingleFunctions): GetAllSettings {
 }
 
 /** Refuses a Limit below 1 before the tree is fetched. */
-export async function checkCategoryGetAll(this: IExecuteSingleFunctions): Promise<void> {
+async function checkCategoryGetAll(this: IExecuteSingleFunctions): Promise<void> {
 	readSettings(this);
 }
 
 /** postReceive: the tree flattened (shared with the Ads node's KKTU list), filtered and cut to the Limit. */
-export async function flattenCategories(
+async function flattenCategories(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
@@ -88,12 +88,15 @@ export async function flattenCategories(
 	return out;
 }
 
-export const categoryGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many KKTU categories',
-	description:
-		'Flat list of categories with their level and path; by default only the third-level ones an ad accepts',
+export const categoryGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many KKTU categories',
+		description:
+			'Flat list of categories with their level and path; by default only the third-level ones an ad accepts',
+	},
+	fields,
 	routing: {
 		request: { method: 'GET', url: PATHS.kktu },
 		...routed({ prepare: checkCategoryGetAll }),

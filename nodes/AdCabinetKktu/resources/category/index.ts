@@ -1,17 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { categoryGetAllDescription, categoryGetAllOperation } from './getAll';
-import { categoryGetTreeDescription, categoryGetTreeOperation } from './getTree';
+import { defineResource } from '../../../shared/operation';
+import { categoryGetAll } from './getAll';
+import { categoryGetTree } from './getTree';
 
-export const categoryDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['category'] } },
-		default: 'getAll',
-		options: [categoryGetAllOperation, categoryGetTreeOperation],
-	},
-	...categoryGetTreeDescription,
-	...categoryGetAllDescription,
-];
+export const categoryResource = defineResource({
+	resource: 'category',
+	displayName: 'Category',
+	defaultOperation: 'getAll',
+	operations: [categoryGetTree, categoryGetAll],
+});

@@ -1,15 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { mediaUploadDescription, mediaUploadOperation } from './upload';
+import { defineResource } from '../../../shared/operation';
+import { mediaUpload } from './upload';
 
-export const mediaDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['media'] } },
-		default: 'upload',
-		options: [mediaUploadOperation],
-	},
-	...mediaUploadDescription,
-];
+export const mediaResource = defineResource({
+	resource: 'media',
+	displayName: 'Media',
+	defaultOperation: 'upload',
+	operations: [mediaUpload],
+});

@@ -7,6 +7,7 @@ import {
 	type INodePropertyOptions,
 	type JsonObject,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import { CREDENTIAL_TYPE } from '../../../shared/constants';
 import { eachItem } from '../../../shared/perItem';
@@ -48,7 +49,7 @@ const MEDIA_SOURCES: INodePropertyOptions[] = [
 	},
 ];
 
-export const mediaUploadDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	// Version 1 nodes keep the typed-in Cabinet ID; from 1.1 it is picked from the list or typed.
 	...cabinetIdFields(show, [1], 'The cabinet (account) ID the media is uploaded for'),
 	{
@@ -229,16 +230,20 @@ async function uploadOne(
 }
 
 /** POST upload_media?account_id=…, multipart with one file part named `media`. */
-export async function executeMediaUpload(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function executeMediaUpload(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const secrets = secretsOf(credentials);
 	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secrets))];
 }
 
-export const mediaUploadOperation: INodePropertyOptions = {
-	name: 'Upload',
-	value: 'upload',
-	action: 'Upload a media file',
-	description:
-		'Send an image or video from an input binary field; returns the media token for an ad',
+export const mediaUpload: Operation = {
+	option: {
+		name: 'Upload',
+		value: 'upload',
+		action: 'Upload a media file',
+		description:
+			'Send an image or video from an input binary field; returns the media token for an ad',
+	},
+	fields,
+	execute: executeMediaUpload,
 };

@@ -3,8 +3,8 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PIXEL_CABINET_TYPED_IN } from './fields';
 import { cabinetOf, requiredText } from './fields';
@@ -14,7 +14,7 @@ import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['create'] };
 
-export const pixelEventCreateDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(
 		show,
 		PIXEL_CABINET_TYPED_IN,
@@ -44,7 +44,7 @@ export const pixelEventCreateDescription: INodeProperties[] = [
 ];
 
 /** POST /api/pixel_events/ with account_id, title and type. */
-export async function preparePixelEventCreate(
+async function preparePixelEventCreate(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
@@ -55,7 +55,7 @@ export async function preparePixelEventCreate(
 }
 
 /** The create answer is not documented: without a body, what was created is echoed. */
-export function createdFallback(this: IExecuteSingleFunctions): IDataObject {
+function createdFallback(this: IExecuteSingleFunctions): IDataObject {
 	return {
 		account_id: String(this.getNodeParameter('accountId', '')).trim(),
 		title: this.getNodeParameter('title', '') as string,
@@ -64,11 +64,14 @@ export function createdFallback(this: IExecuteSingleFunctions): IDataObject {
 	};
 }
 
-export const pixelEventCreateOperation: INodePropertyOptions = {
-	name: 'Create',
-	value: 'create',
-	action: 'Create a pixel event',
-	description: "Add a tag event to a cabinet's pixel",
+export const pixelEventCreate: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a pixel event',
+		description: "Add a tag event to a cabinet's pixel",
+	},
+	fields,
 	routing: {
 		request: { method: 'POST', url: PATHS.pixelEvents },
 		...routed({

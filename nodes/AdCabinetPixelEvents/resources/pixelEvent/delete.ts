@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import { cabinetOf, eventField, eventOf, eventSucceeded, PIXEL_CABINET_TYPED_IN } from './fields';
@@ -12,13 +12,13 @@ import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['delete'] };
 
-export const pixelEventDeleteDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 	eventField(show),
 ];
 
 /** DELETE /api/pixel_events/{account_id}/events/{event_id}. */
-export async function preparePixelEventDelete(
+async function preparePixelEventDelete(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
@@ -28,11 +28,14 @@ export async function preparePixelEventDelete(
 	delete options.body;
 }
 
-export const pixelEventDeleteOperation: INodePropertyOptions = {
-	name: 'Delete',
-	value: 'delete',
-	action: 'Delete a pixel event',
-	description: 'Remove a tag event from a cabinet',
+export const pixelEventDelete: Operation = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a pixel event',
+		description: 'Remove a tag event from a cabinet',
+	},
+	fields,
 	routing: {
 		// The path names the cabinet and the event: preparePixelEventDelete writes it.
 		request: { method: 'DELETE' },

@@ -3,8 +3,8 @@ import type {
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { cabinetOf, PIXEL_CABINET_TYPED_IN } from './fields';
 import { platformNamesOf } from '../../../shared/platform';
@@ -16,7 +16,7 @@ import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['getAll'] };
 
-export const pixelEventGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 	...returnAllFields(show, { returnAllByDefault: true, cutOutputToLimit: true }),
 	...simplifyFields(
@@ -29,7 +29,7 @@ export const pixelEventGetAllDescription: INodeProperties[] = [
  * postReceive step: with Simplify on, an event keeps these fields (no code snippet or dates), its
  * event id under the name of the credential's form.
  */
-export async function simplifyPixelEvents(
+async function simplifyPixelEvents(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
@@ -41,7 +41,7 @@ export async function simplifyPixelEvents(
 }
 
 /** GET /api/pixel_events/?account_id= */
-export async function preparePixelEventGetAll(
+async function preparePixelEventGetAll(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
@@ -52,11 +52,14 @@ export async function preparePixelEventGetAll(
 	options.qs = { ...(options.qs ?? {}), account_id: accountId };
 }
 
-export const pixelEventGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many pixel events',
-	description: "List a cabinet's tag events with their status, type and code snippet",
+export const pixelEventGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many pixel events',
+		description: "List a cabinet's tag events with their status, type and code snippet",
+	},
+	fields,
 	routing: {
 		request: { method: 'GET', url: PATHS.pixelEvents },
 		...routed({ prepare: preparePixelEventGetAll, hint: pixelEventHint('getAll') }),

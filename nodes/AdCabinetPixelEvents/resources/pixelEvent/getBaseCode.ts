@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import { cabinetOf, PIXEL_CABINET_TYPED_IN } from './fields';
@@ -12,23 +12,24 @@ import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['getBaseCode'] };
 
-export const pixelEventGetBaseCodeDescription: INodeProperties[] = [
-	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
-];
+const fields: INodeProperties[] = [...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN)];
 
 /** GET /api/pixel_events/{account_id}/code_snippet */
-export async function preparePixelEventGetBaseCode(
+async function preparePixelEventGetBaseCode(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
 	options.url = PATHS.pixelBaseCode(cabinetOf(this));
 }
 
-export const pixelEventGetBaseCodeOperation: INodePropertyOptions = {
-	name: 'Get Base Code',
-	value: 'getBaseCode',
-	action: 'Get the base pixel code',
-	description: "The cabinet's pixel ID and the base script to put on every page of the site",
+export const pixelEventGetBaseCode: Operation = {
+	option: {
+		name: 'Get Base Code',
+		value: 'getBaseCode',
+		action: 'Get the base pixel code',
+		description: "The cabinet's pixel ID and the base script to put on every page of the site",
+	},
+	fields,
 	routing: {
 		// The path names the cabinet: preparePixelEventGetBaseCode writes it.
 		request: { method: 'GET' },

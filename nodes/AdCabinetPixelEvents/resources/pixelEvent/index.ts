@@ -1,31 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { pixelEventCreateDescription, pixelEventCreateOperation } from './create';
-import { pixelEventDeleteDescription, pixelEventDeleteOperation } from './delete';
-import { pixelEventGetAllDescription, pixelEventGetAllOperation } from './getAll';
-import { pixelEventGetBaseCodeDescription, pixelEventGetBaseCodeOperation } from './getBaseCode';
-import { pixelEventGetTypesOperation } from './getTypes';
-import { pixelEventRenameDescription, pixelEventRenameOperation } from './rename';
+import { defineResource } from '../../../shared/operation';
+import { pixelEventCreate } from './create';
+import { pixelEventDelete } from './delete';
+import { pixelEventGetAll } from './getAll';
+import { pixelEventGetBaseCode } from './getBaseCode';
+import { pixelEventGetTypes } from './getTypes';
+import { pixelEventRename } from './rename';
 
-export const pixelEventDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['pixelEvent'] } },
-		default: 'getAll',
-		options: [
-			pixelEventCreateOperation,
-			pixelEventDeleteOperation,
-			pixelEventGetBaseCodeOperation,
-			pixelEventGetAllOperation,
-			pixelEventGetTypesOperation,
-			pixelEventRenameOperation,
-		],
-	},
-	...pixelEventGetAllDescription,
-	...pixelEventCreateDescription,
-	...pixelEventRenameDescription,
-	...pixelEventDeleteDescription,
-	...pixelEventGetBaseCodeDescription,
-];
+export const pixelEventResource = defineResource({
+	resource: 'pixelEvent',
+	displayName: 'Pixel Event',
+	defaultOperation: 'getAll',
+	operations: [
+		pixelEventGetAll,
+		pixelEventCreate,
+		pixelEventRename,
+		pixelEventDelete,
+		pixelEventGetBaseCode,
+		pixelEventGetTypes,
+	],
+});

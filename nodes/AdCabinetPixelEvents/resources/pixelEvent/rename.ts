@@ -2,8 +2,8 @@ import type {
 	DeclarativeRestApiSettings,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
 import {
@@ -19,7 +19,7 @@ import { pixelEventHint } from './hints';
 
 const show = { resource: ['pixelEvent'], operation: ['rename'] };
 
-export const pixelEventRenameDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 	eventField(show),
 	{
@@ -35,7 +35,7 @@ export const pixelEventRenameDescription: INodeProperties[] = [
 ];
 
 /** PATCH /api/pixel_events/{event_id} with account_id and the new title. */
-export async function preparePixelEventRename(
+async function preparePixelEventRename(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 ): Promise<void> {
@@ -46,11 +46,14 @@ export async function preparePixelEventRename(
 	options.body = { account_id: accountId, title };
 }
 
-export const pixelEventRenameOperation: INodePropertyOptions = {
-	name: 'Rename',
-	value: 'rename',
-	action: 'Rename a pixel event',
-	description: 'Give a tag event a new title',
+export const pixelEventRename: Operation = {
+	option: {
+		name: 'Rename',
+		value: 'rename',
+		action: 'Rename a pixel event',
+		description: 'Give a tag event a new title',
+	},
+	fields,
 	routing: {
 		// The path names the event: preparePixelEventRename writes it.
 		request: { method: 'PATCH' },

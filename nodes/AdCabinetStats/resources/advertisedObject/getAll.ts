@@ -1,27 +1,31 @@
-import type { IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { PATHS } from '../../../shared/constants';
 import { listToItems, routed } from '../../../shared/transport/routing';
 
 const show = { resource: ['advertisedObject'], operation: ['getAll'] };
 
-export const advertisedObjectGetAllDescription: INodeProperties[] = returnAllFields(show, {
+const fields: INodeProperties[] = returnAllFields(show, {
 	returnAllByDefault: true,
 	cutOutputToLimit: true,
 });
 
 /** The objects come in one answer, without paging; only the Limit is checked before asking. */
-export async function checkAdvertisedObjectGetAll(this: IExecuteSingleFunctions): Promise<void> {
+async function checkAdvertisedObjectGetAll(this: IExecuteSingleFunctions): Promise<void> {
 	readLimit(this.getNode(), this.getItemIndex(), (name) =>
 		this.getNodeParameter(name, name === 'returnAll' ? true : 50),
 	);
 }
 
-export const advertisedObjectGetAllOperation: INodePropertyOptions = {
-	name: 'Get Many',
-	value: 'getAll',
-	action: 'Get many advertised objects',
-	description: 'List the channels, bots and sites your ads promote',
+export const advertisedObjectGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many advertised objects',
+		description: 'List the channels, bots and sites your ads promote',
+	},
+	fields,
 	routing: {
 		request: { method: 'GET', url: PATHS.reportObjects },
 		...routed({ prepare: checkAdvertisedObjectGetAll }),

@@ -1,15 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { advertisedObjectGetAllDescription, advertisedObjectGetAllOperation } from './getAll';
+import { defineResource } from '../../../shared/operation';
+import { advertisedObjectGetAll } from './getAll';
 
-export const advertisedObjectDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['advertisedObject'] } },
-		default: 'getAll',
-		options: [advertisedObjectGetAllOperation],
-	},
-	...advertisedObjectGetAllDescription,
-];
+export const advertisedObjectResource = defineResource({
+	resource: 'advertisedObject',
+	displayName: 'Advertised Object',
+	defaultOperation: 'getAll',
+	operations: [advertisedObjectGetAll],
+});

@@ -3,8 +3,8 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	INodeProperties,
-	INodePropertyOptions,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { readDate, zonedIso, type Instant } from '../../../shared/dates';
 import { PLATFORM_NAMES, type PlatformNames } from '../../../shared/platform';
 import { invalidInput, listOf } from '../../../shared/validation';
@@ -13,14 +13,14 @@ import { filtersCollection } from '../../../shared/filters';
 
 const show = { resource: ['legacyReport'], operation: ['get'] };
 
-export const LEGACY_DISABLED_ON = '2026-02-28';
-export const LEGACY_NOTICE =
+const LEGACY_DISABLED_ON = '2026-02-28';
+const LEGACY_NOTICE =
 	'The legacy report is deprecated: the API switched it off on 28 February 2026, and new nodes no longer offer it. Use Statistic → Get Many instead: it has the same figures, finer periods and paging.';
 
 /** `group_time` codes (docs/api-rules.md#legacy-report). */
 const GROUP_TIME = { day: 1, month: 2, week: 3, year: 4 } as const;
 
-export const legacyReportGetDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: LEGACY_NOTICE,
 		name: 'legacyNotice',
@@ -124,7 +124,7 @@ function reportDates(
 }
 
 /** Builds the legacy report body, with its fixed fields, from the parameters; refuses bad input first. */
-export async function buildLegacyReportBody(
+async function buildLegacyReportBody(
 	this: IExecuteSingleFunctions,
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	names: PlatformNames,
@@ -180,15 +180,18 @@ export async function buildLegacyReportBody(
 }
 
 /** After the switch-off date every failure of this endpoint is explained in the notice's words. */
-export function legacyReportHint(): string | undefined {
+function legacyReportHint(): string | undefined {
 	return new Date().toISOString().slice(0, 10) > LEGACY_DISABLED_ON ? LEGACY_NOTICE : undefined;
 }
 
-export const legacyReportGetOperation: INodePropertyOptions = {
-	name: 'Get',
-	value: 'get',
-	action: 'Get the legacy report',
-	description: 'Deprecated statistics report, switched off by the API on 28 February 2026',
+export const legacyReportGet: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get the legacy report',
+		description: 'Deprecated statistics report, switched off by the API on 28 February 2026',
+	},
+	fields,
 	routing: {
 		// The path names the platform: buildLegacyReportBody writes it.
 		request: { method: 'POST' },

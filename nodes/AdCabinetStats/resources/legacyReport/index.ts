@@ -1,15 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { legacyReportGetDescription, legacyReportGetOperation } from './get';
+import { defineResource } from '../../../shared/operation';
+import { legacyReportGet } from './get';
 
-export const legacyReportDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['legacyReport'] } },
-		default: 'get',
-		options: [legacyReportGetOperation],
-	},
-	...legacyReportGetDescription,
-];
+export const legacyReportResource = defineResource({
+	resource: 'legacyReport',
+	displayName: 'Legacy Report (Deprecated)',
+	defaultOperation: 'get',
+	operations: [legacyReportGet],
+});

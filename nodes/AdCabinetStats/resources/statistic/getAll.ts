@@ -3,10 +3,10 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	NodeExecutionHint,
 } from 'n8n-workflow';
+import type { Operation } from '../../../shared/operation';
 import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../../shared/constants';
-import { paceLimitOf, type PaceLimit } from '../../../shared/transport/pacing';
+import { paceLimitOf } from '../../../shared/transport/pacing';
 import { lastDaysRange, presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
 	currencyField,
@@ -30,9 +30,10 @@ import { eachItem } from '../../../shared/perItem';
 import { invalidInput } from '../../../shared/validation';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { pick, simplifyFields } from '../../../shared/simplify';
+import { limitHint, pacingHint, type LastPage } from '../../../shared/stats/hints';
 
 /** What Simplify keeps of a row: the period, who it is about (with Grouping), and the figures. */
-export const SIMPLE_STATS_FIELDS = [
+const SIMPLE_STATS_FIELDS = [
 	'period_date',
 	'platform_cabinet_id',
 	'platform_cabinet_name',
@@ -62,12 +63,12 @@ const show = { resource: ['statistic'], operation: ['getAll'] };
 const MAX_LAST_DAYS = 3660;
 
 /** From this version every row carries `row_key`. */
-export const ROW_KEY_VERSION = 1.2;
+const ROW_KEY_VERSION = 1.2;
 
 /** Versions whose Cabinet IDs filter is typed text; later ones choose the cabinets from a list. */
 const CABINET_IDS_TYPED_IN = [1, 1.1];
 
-export const statisticGetAllDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Period',
 		name: 'period',
@@ -277,74 +278,12 @@ function readQuery(ctx: IExecuteFunctions, i: number, now: Date) {
 	};
 }
 
-/** What the last page of a pull held, to tell whether Limit cut rows off. */
-interface LastPage {
-	/** Rows passed on after the cut to Limit. */
-	delivered: number;
-	/** Rows the API answered. */
-	received: number;
-	cursor?: string | null;
-}
-
-/**
- * When Limit stopped the output while the API had more rows, says so in the output pane (the rows
- * themselves stay as they are): a sheet with exactly Limit rows otherwise looks complete.
- */
-export function limitHint(
-	limit: number,
-	returned: number,
-	count: number | undefined,
-	lastPage: LastPage | undefined,
-	itemIndex: number,
-	itemCount: number,
-): NodeExecutionHint | undefined {
-	if (!Number.isFinite(limit) || returned < limit || !lastPage) return undefined;
-	const more =
-		lastPage.received > lastPage.delivered ||
-		(lastPage.cursor !== null && lastPage.cursor !== undefined && lastPage.cursor !== '') ||
-		(typeof count === 'number' && count > returned);
-	if (!more) return undefined;
-	const forItem = itemCount > 1 ? ` (input item ${itemIndex})` : '';
-	const stopped =
-		typeof count === 'number' && count > returned
-			? `Limit stopped the output at ${returned} of the ${count} rows the API has for this query${forItem}.`
-			: `Limit stopped the output at ${returned} rows; the API has more for this query${forItem}.`;
-	return {
-		message: `${stopped} Turn on Return All, or raise Limit, to get every row.`,
-		type: 'info',
-		location: 'outputPane',
-	};
-}
-
-/** Minutes and seconds in words: "2 min 10 s", "45 s". */
-function duration(ms: number): string {
-	const seconds = Math.round(ms / 1000);
-	const minutes = Math.floor(seconds / 60);
-	return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
-}
-
-/** A pull that had to wait for the API's rate limit says how long it took and why. */
-export function pacingHint(
-	result: { pages: number; pacedRequests: number },
-	elapsedMs: number,
-	limit: PaceLimit | undefined,
-): NodeExecutionHint | undefined {
-	if (!limit || result.pacedRequests === 0 || elapsedMs < 10_000) return undefined;
-	return {
-		message: `The API allows ${limit.requests} requests per ${limit.windowMs / 1000} s for each address (Rate Limit in the credential), so these ${result.pages} pages took ${duration(elapsedMs)}; ${result.pacedRequests} of them waited for their turn. A shorter period, or fewer runs sharing the account, makes it faster.`,
-		type: 'info',
-		location: 'outputPane',
-	};
-}
-
 /**
  * Statistics → Get Many runs as a custom operation rather than through declarative routing: a
  * Return All can bring hundreds of thousands of rows, and RoutingNode spreads a whole result into
  * one push() call, which overflows the stack past roughly 120,000 items.
  */
-export async function executeStatisticGetAll(
-	this: IExecuteFunctions,
-): Promise<INodeExecutionData[][]> {
+async function executeStatisticGetAll(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const now = new Date();
 	return [
 		await eachItem(this, async (_item, i) => {
@@ -398,3 +337,14 @@ export async function executeStatisticGetAll(
 		}),
 	];
 }
+
+export const statisticGetAll: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many statistics rows',
+		description: 'Spend, impressions, clicks and ratios per period, paged by cursor',
+	},
+	fields,
+	execute: executeStatisticGetAll,
+};
