@@ -9,7 +9,7 @@ import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } 
 import { obtainedTokens } from './obtainedTokens';
 import { SESSION } from './session';
 import { RENEWED_TOKEN_REFUSED } from './renewalMessages';
-import { MAX_RETRY_WAIT_MS } from './retry';
+import { MAX_RETRY_WAIT_MS } from './attempts';
 
 /**
  * What to do next after each status, short enough for the error's message (an AI agent, a log line

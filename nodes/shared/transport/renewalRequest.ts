@@ -1,12 +1,10 @@
-import {
-	sleep,
-	type ICredentialDataDecryptedObject,
-	type IHttpRequestHelper,
-	type IHttpRequestOptions,
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { DeadlineExceeded, isRetryable, readFailure, type Failure } from './failure';
 import { pacer, paceLimitOf, type PaceLimit } from './pacing';
-import { DEFAULT_RETRY, delayFor } from './retry';
+import { retried, withDeadline, type Outcome } from './attempts';
 import { baseUrlOf, text } from './session';
 
 export interface HttpHelper {
@@ -24,7 +22,7 @@ export const RENEWAL_DEADLINE_MS = 5 * 60_000;
 /** The wait after a 429 when the credential paces nothing: the real service's window and 1 s. */
 const UNPACED_BLOCK_MS = 61_000;
 
-export type Sent = { answer: unknown; attempts: number } | { failure: Failure; attempts: number };
+export type Sent = Outcome<unknown>;
 
 export interface RenewalPace {
 	key: string;
@@ -45,37 +43,6 @@ export function renewalPace(
 	return { key: `${baseUrlOf(credentials)}|${text(credentials, 'username')}\u0000${path}`, limit };
 }
 
-/** One attempt, cut off at its deadline whether the answer stalls before or during the body. */
-async function attempt(
-	helper: HttpHelper,
-	options: IHttpRequestOptions,
-	timeoutMs: number,
-): Promise<unknown> {
-	const deadline = AbortSignal.timeout(timeoutMs);
-	let expire: (() => void) | undefined;
-	const expired = new Promise<never>((_resolve, reject) => {
-		expire = () => reject(new DeadlineExceeded(timeoutMs));
-		deadline.addEventListener('abort', expire, { once: true });
-	});
-	// The deadline's rejection is observed by the race; a late one must not surface as unhandled.
-	expired.catch(() => undefined);
-	try {
-		const request = helper.helpers.httpRequest({
-			...options,
-			disableFollowRedirect: true,
-			timeout: timeoutMs,
-			abortSignal: deadline,
-		});
-		const cutOff = request.catch(
-			async (error: unknown) =>
-				await Promise.reject(deadline.aborted ? new DeadlineExceeded(timeoutMs) : error),
-		);
-		return await Promise.race([cutOff, expired]);
-	} finally {
-		if (expire) deadline.removeEventListener('abort', expire);
-	}
-}
-
 /**
  * Sends one sign-in or refresh request by the rules of every request: paced on its own path, each
  * attempt bounded, and transient failures (5xx, dropped connections, timeouts, 429) retried with
@@ -90,40 +57,46 @@ export async function sendRenewal(
 	pace: RenewalPace | undefined,
 	endsAt = Date.now() + RENEWAL_DEADLINE_MS,
 ): Promise<Sent> {
-	let last: Failure | undefined;
-	for (let n = 1; ; n++) {
-		if (pace) {
-			if (last && pacer.blockedUntil(pace.key) >= endsAt) return { failure: last, attempts: n - 1 };
-			await pacer.admit(pace.key, pace.limit);
-		}
-		const left = endsAt - Date.now();
-		if (left <= 0) {
-			return {
-				failure: last ?? { code: 'ETIMEDOUT', deadlineMs: RENEWAL_DEADLINE_MS },
-				attempts: n - 1,
-			};
-		}
-		try {
-			return {
-				answer: await attempt(helper, options, Math.min(RENEWAL_TIMEOUT_MS, left)),
-				attempts: n,
-			};
-		} catch (error) {
-			last = readFailure(error);
-		}
-		if (!isRetryable(last) || n >= DEFAULT_RETRY.maxAttempts) return { failure: last, attempts: n };
-		let wait = delayFor(last, n);
-		if (last.status === 429) {
-			if (pace) {
-				pacer.block(pace.key, pace.limit);
-				wait = 0;
-			} else {
-				wait = last.retryAfterMs !== undefined ? last.retryAfterMs + 1_000 : UNPACED_BLOCK_MS;
-			}
-		}
-		if (Date.now() + wait >= endsAt) return { failure: last, attempts: n };
-		if (wait > 0) await sleep(wait);
-	}
+	return await retried(
+		async () => {
+			const timeoutMs = Math.min(RENEWAL_TIMEOUT_MS, endsAt - Date.now());
+			return await withDeadline(
+				timeoutMs,
+				async (signal) =>
+					await helper.helpers.httpRequest({
+						...options,
+						disableFollowRedirect: true,
+						timeout: timeoutMs,
+						abortSignal: signal,
+					}),
+			);
+		},
+		{
+			// Sign-in and refresh change nothing the user owns: a transient failure is retried as for a read.
+			idempotent: true,
+			before: async (_attempt, last) => {
+				if (pace) {
+					if (last && pacer.blockedUntil(pace.key) >= endsAt) return last;
+					await pacer.admit(pace.key, pace.limit);
+				}
+				if (endsAt - Date.now() > 0) return undefined;
+				return last ?? { code: 'ETIMEDOUT', deadlineMs: RENEWAL_DEADLINE_MS };
+			},
+			beforeWait: (failure, planned) => {
+				let wait = planned;
+				if (failure.status === 429) {
+					if (pace) {
+						pacer.block(pace.key, pace.limit);
+						wait = 0;
+					} else {
+						wait =
+							failure.retryAfterMs !== undefined ? failure.retryAfterMs + 1_000 : UNPACED_BLOCK_MS;
+					}
+				}
+				return Date.now() + wait >= endsAt ? undefined : wait;
+			},
+		},
+	);
 }
 
 type Answer = Record<string, unknown>;

@@ -4,7 +4,7 @@ import {
 	DEFAULT_RETRY,
 	withRetry,
 	type RetryPolicy,
-} from '../../../../nodes/shared/transport/retry';
+} from '../../../../nodes/shared/transport/attempts';
 import { NODE, httpError, networkError } from '../../../support/fakeContext';
 
 jest.mock('n8n-workflow', () => ({
