@@ -1,6 +1,5 @@
 import type {
 	DeclarativeRestApiSettings,
-	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
@@ -9,13 +8,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { RUN_DEADLINE_MS, RunDeadlineExceeded, secretsOf, toNodeApiError } from './errors';
+import { credentialViewOf, repeatsSoFar, secretsOf, sendsOf } from '../auth';
+import { DEFAULT_RETRY, withDeadline, withRetry } from './attempts';
+import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './errors';
 import { readFailure, TokenRevoked, type Failure } from './failure';
 import type { RequestGate } from './gate';
 import { pacer, type PaceLimit } from './pacing';
-import { repeatsSoFar } from './renewal';
-import { sendsOf } from './sends';
-import { DEFAULT_RETRY, withDeadline, withRetry } from './attempts';
 
 /** Every kind of n8n function context a request to the API is made from. */
 export type RequestContext =
@@ -232,7 +230,7 @@ function sendsBeyondFirst(sent: object[], repeatsBefore: number): number {
  */
 async function currentSecrets(ctx: RequestContext): Promise<string[]> {
 	try {
-		return secretsOf(await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+		return secretsOf(await credentialViewOf(ctx));
 	} catch {
 		return [];
 	}

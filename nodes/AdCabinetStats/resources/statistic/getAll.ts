@@ -5,7 +5,8 @@ import type {
 	INodeProperties,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../../shared/constants';
+import { credentialViewOf } from '../../../shared/auth';
+import { MAX_PAGE_SIZE } from '../../../shared/constants';
 import { paceLimitOf, type PaceLimit } from '../../../shared/transport/pacing';
 import { lastDaysRange, presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
@@ -391,7 +392,7 @@ export async function executeStatisticGetAll(
 			const paced = pacingHint(
 				result,
 				Date.now() - started,
-				paceLimitOf(await this.getCredentials(CREDENTIAL_TYPE)),
+				paceLimitOf(await credentialViewOf(this)),
 			);
 			if (paced && typeof this.addExecutionHints === 'function') this.addExecutionHints(paced);
 			return rows;

@@ -2,8 +2,6 @@ import { NodeApiError } from 'n8n-workflow';
 import {
 	apiError,
 	cabinetAccessHint,
-	scrub,
-	secretsOf,
 	toNodeApiError,
 	type ErrorContext,
 } from '../../../../nodes/shared/transport/errors';
@@ -16,27 +14,6 @@ const write: ErrorContext = { idempotent: false, attempts: 1 };
 function messageOf(failure: Failure, context: ErrorContext): string {
 	return toNodeApiError(NODE, failure, context).message;
 }
-
-describe('secrets', () => {
-	test('secretsOf takes the token, refresh token and password, skipping empty or non-text values', () => {
-		expect(
-			secretsOf({
-				accessToken: 'tok-1',
-				refreshToken: '',
-				password: 'pw-secret',
-				baseUrl: 'https://x',
-				other: 'o',
-			}),
-		).toEqual(['tok-1', 'pw-secret']);
-		expect(secretsOf({ accessToken: 12345 as unknown as string })).toEqual([]);
-	});
-
-	test('scrub replaces every occurrence, and leaves secrets shorter than 4 characters alone', () => {
-		expect(scrub(`a ${TOKEN} b ${TOKEN}`, [TOKEN])).toBe('a *** b ***');
-		expect(scrub('abc abc', ['abc'])).toBe('abc abc');
-		expect(scrub('nothing to hide')).toBe('nothing to hide');
-	});
-});
 
 describe('toNodeApiError: the message stands alone', () => {
 	test("401: the API's words, then what to do; the description explains the token", () => {

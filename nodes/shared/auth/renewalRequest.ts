@@ -1,11 +1,7 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
-import { pacer, paceLimitOf, type PaceLimit } from './pacing';
-import { retried, withDeadline, type Outcome } from './attempts';
-import { baseUrlOf, text } from './session';
+import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import { retried, withDeadline, type Outcome } from '../transport/attempts';
+import { pacer, type PaceLimit } from '../transport/pacing';
+import type { CredentialView } from './credentialView';
 
 export interface HttpHelper {
 	helpers: { httpRequest: IHttpRequestHelper['helpers']['httpRequest'] };
@@ -34,13 +30,10 @@ export interface RenewalPace {
  * preAuthentication is not told which saved credential it renews, so this key differs from the one
  * of the API's own paths; sign-in and refresh are paths of their own anyway.
  */
-export function renewalPace(
-	credentials: ICredentialDataDecryptedObject,
-	path: string,
-): RenewalPace | undefined {
-	const limit = paceLimitOf(credentials);
+export function renewalPace(view: CredentialView, path: string): RenewalPace | undefined {
+	const limit = view.pace;
 	if (!limit) return undefined;
-	return { key: `${baseUrlOf(credentials)}|${text(credentials, 'username')}\u0000${path}`, limit };
+	return { key: `${view.baseUrl}|${view.username}\u0000${path}`, limit };
 }
 
 /**
