@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { addressProblem, ALLOW_PRIVATE_LABEL, blockedBy, POLICY } from './downloadAddress';
 import { withDeadline } from './transport/attempts';
-import { DeadlineExceeded, readFailure } from './transport/failure';
+import { DeadlineExceeded, readFailure } from './transport/apiFailure';
 import { DEFAULT_TIMEOUT_MS, type ConnectionOptions } from './transport/request';
 import { invalidInput } from './validation';
 

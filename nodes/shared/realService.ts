@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { credentialViewOf, type CredentialView } from './auth';
 import { MAX_PAGE_SIZE, PAGE_BOUND_SLACK } from './constants';
-import { apiError } from './transport/errors';
+import { apiError } from './transport/nodeErrors';
 import {
 	apiRequest,
 	connectionOptions,

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Failure } from '../transport/failure';
+import type { Failure } from '../transport/apiFailure';
 import { SESSION, type CredentialView } from './credentialView';
 import { forgetRefusal, refusalInForce, refusalKey, rememberRefusal } from './refusals';
 import {

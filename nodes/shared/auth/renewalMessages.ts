@@ -1,4 +1,4 @@
-import { apiMessage, RENEWAL_FAILED, type Failure } from '../transport/failure';
+import { apiMessage, RENEWAL_FAILED, type Failure } from '../transport/apiFailure';
 import { clockTime, duration, type Refusal } from './refusals';
 import { scrub } from './secrets';
 

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { CredentialView } from '../auth';
 import { PAGE_BOUND_SLACK, PATHS } from '../constants';
-import { apiError } from '../transport/errors';
+import { apiError } from '../transport/nodeErrors';
 import type { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
 

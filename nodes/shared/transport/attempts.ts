@@ -1,5 +1,5 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { DeadlineExceeded, isRetryable, readFailure, type Failure } from './failure';
+import { DeadlineExceeded, isRetryable, readFailure, type Failure } from './apiFailure';
 
 /**
  * Every request leaves in attempts: each one bounded by its deadline (withDeadline), and the

@@ -9,7 +9,7 @@ import type { ApiBase } from '../constants';
 import { platformNames, type PlatformNames } from '../platform';
 import { invalidInput } from '../validation';
 import { baseUrlFrom } from './baseUrl';
-import { InvalidJsonResponse, type Failure } from './failure';
+import { InvalidJsonResponse, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacingFor } from './pacing';
 import { DEFAULT_TIMEOUT_MS, send, type RequestContext } from './send';

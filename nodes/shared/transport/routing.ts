@@ -11,7 +11,7 @@ import { credentialViewOf, renewsItself, secretsOf } from '../auth';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
-import { InvalidJsonResponse, type Failure } from './failure';
+import { InvalidJsonResponse, type Failure } from './apiFailure';
 import { noteListCount, pageThrough, type OffsetPages } from './offsetPages';
 import { pacingFor } from './pacing';
 import { runDeadline, send } from './send';

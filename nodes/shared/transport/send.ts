@@ -10,8 +10,8 @@ import type {
 import { CREDENTIAL_TYPE } from '../constants';
 import { credentialViewOf, repeatsSoFar, secretsOf, sendsOf } from '../auth';
 import { DEFAULT_RETRY, withDeadline, withRetry } from './attempts';
-import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './errors';
-import { readFailure, TokenRevoked, type Failure } from './failure';
+import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './nodeErrors';
+import { readFailure, TokenRevoked, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacer, type PaceLimit } from './pacing';
 

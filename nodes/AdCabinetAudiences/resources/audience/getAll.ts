@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import type { PlatformNames } from '../../../shared/platform';
-import type { Failure } from '../../../shared/transport/failure';
+import type { Failure } from '../../../shared/transport/apiFailure';
 import { AUDIENCE_CABINET_TYPED_IN, audienceHint } from './hints';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { listToItems, routed } from '../../../shared/transport/routing';

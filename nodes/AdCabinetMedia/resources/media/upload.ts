@@ -22,7 +22,7 @@ import {
 	connectionOptions,
 	type ConnectionOptions,
 } from '../../../shared/transport/request';
-import { apiError, cabinetAccessHint } from '../../../shared/transport/errors';
+import { apiError, cabinetAccessHint } from '../../../shared/transport/nodeErrors';
 import { invalidInput } from '../../../shared/validation';
 import { extensionOf, MEDIA_TYPES_TEXT, sniffMediaType } from './mediaType';
 

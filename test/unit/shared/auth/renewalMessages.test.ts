@@ -12,7 +12,7 @@ import {
 	SIGN_IN_STEP,
 } from '../../../../nodes/shared/auth/renewalMessages';
 import type { Refusal } from '../../../../nodes/shared/auth/refusals';
-import { readFailure, renewalFailureIn } from '../../../../nodes/shared/transport/failure';
+import { readFailure, renewalFailureIn } from '../../../../nodes/shared/transport/apiFailure';
 
 const URL = 'https://client.example.test/api/v2/login';
 const SECRET = 'pa55-word-secret';

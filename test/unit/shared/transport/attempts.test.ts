@@ -1,5 +1,5 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type { Failure } from '../../../../nodes/shared/transport/failure';
+import type { Failure } from '../../../../nodes/shared/transport/apiFailure';
 import {
 	DEFAULT_RETRY,
 	retried,
@@ -7,7 +7,7 @@ import {
 	withRetry,
 	type RetryPolicy,
 } from '../../../../nodes/shared/transport/attempts';
-import { DeadlineExceeded } from '../../../../nodes/shared/transport/failure';
+import { DeadlineExceeded } from '../../../../nodes/shared/transport/apiFailure';
 import { NODE, httpError, networkError } from '../../../support/fakeContext';
 
 jest.mock('n8n-workflow', () => ({

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n
 import { RENEWED_TOKEN_REFUSED } from '../auth/renewalMessages';
 import { scrub } from '../auth/secrets';
 import { MAX_RETRY_WAIT_MS } from './attempts';
-import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './failure';
+import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './apiFailure';
 
 /**
  * What to do next after each status, short enough for the error's message (an AI agent, a log line

@@ -4,8 +4,8 @@ import {
 	cabinetAccessHint,
 	toNodeApiError,
 	type ErrorContext,
-} from '../../../../nodes/shared/transport/errors';
-import type { Failure } from '../../../../nodes/shared/transport/failure';
+} from '../../../../nodes/shared/transport/nodeErrors';
+import type { Failure } from '../../../../nodes/shared/transport/apiFailure';
 import { NODE, TOKEN } from '../../../support/fakeContext';
 
 const read: ErrorContext = { idempotent: true, attempts: 1 };
