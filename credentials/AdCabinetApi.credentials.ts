@@ -8,14 +8,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import {
-	bearerTokenOf,
-	heldBack,
-	markSent,
-	renewSession,
-	SESSION,
-} from '../nodes/shared/transport/renewal';
-import { noteSend } from '../nodes/shared/transport/sends';
+import { authFor, renewSession, SESSION, viewOf } from '../nodes/shared/auth';
 
 // Both addresses are validated as http(s) URLs; a trailing slash is tolerated and stripped where used.
 const HTTP_URL = '^https?://[^\\s/]+(/[^\\s]*)?$';
@@ -219,7 +212,7 @@ export class AdCabinetApi implements ICredentialType {
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		return await renewSession.call(this, credentials);
+		return await renewSession.call(this, viewOf(credentials));
 	}
 
 	// Every request carries the bearer token, whichever of the two addresses it goes to: both check it.
@@ -227,20 +220,9 @@ export class AdCabinetApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		// A refused sign-in of these very username and password, within its pause: nothing is sent.
-		const refused = heldBack(credentials);
-		if (refused) throw refused;
-		const token = bearerTokenOf(credentials);
-		// preAuthentication then knows it was asked after a 401: with Access Token the pasted token
-		// was refused; otherwise n8n sends the request again with the renewed token (see renewSession).
-		markSent(credentials);
-		const headers = { ...(requestOptions.headers ?? {}) };
-		// No token yet for these fields: the API answers 401 and n8n renews, then repeats once.
-		if (token !== '') headers.Authorization = `Bearer ${token}`;
-		const authenticated = { ...requestOptions, headers };
-		// Counts each send of the request, n8n's own repeat after a renewal included, for the pacer.
-		noteSend(requestOptions, authenticated);
-		return authenticated;
+		// A refused sign-in of these very username and password, within its pause, is thrown
+		// instead: nothing is sent.
+		return authFor(viewOf(credentials), requestOptions);
 	}
 
 	// GET /api/report/objects takes no parameters and needs only a valid token, so it tests nothing else. With

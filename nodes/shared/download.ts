@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { addressProblem, ALLOW_PRIVATE_LABEL, blockedBy, POLICY } from './downloadAddress';
-import { readFailure } from './transport/failure';
+import { withDeadline } from './transport/attempts';
+import { DeadlineExceeded, readFailure } from './transport/apiFailure';
 import { DEFAULT_TIMEOUT_MS, type ConnectionOptions } from './transport/request';
 import { invalidInput } from './validation';
 
@@ -186,13 +187,13 @@ export async function downloadFile(
 	const node = ctx.getNode();
 	const { maxBytes } = options;
 	const text = typeof rawUrl === 'string' ? rawUrl.trim() : '';
-	let url: URL | undefined;
+	let parsed: URL | undefined;
 	try {
-		url = new URL(text);
+		parsed = new URL(text);
 	} catch {
-		url = undefined;
+		parsed = undefined;
 	}
-	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
 		throw invalidInput(
 			node,
 			FILE_URL_LABEL,
@@ -202,125 +203,132 @@ export async function downloadFile(
 			NOTHING_SENT_BEFORE_DOWNLOAD,
 		);
 	}
+	let url: URL = parsed;
 	const given = url.href;
 	const refuse = (rule: string) =>
 		invalidInput(node, FILE_URL_LABEL, rule, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
 	// One deadline for the whole download, redirects, headers and body together: a server that
 	// drips its answer a byte at a time would otherwise hold the run for as long as it likes.
 	const timeoutMs = options.connection.timeout ?? DEFAULT_TIMEOUT_MS;
-	const deadline = AbortSignal.timeout(timeoutMs);
 	let arrived = 0;
 	const timedOut = () =>
 		refuse(
 			`the download timed out: it did not finish within ${timeoutMs / 1000} s (the Timeout under Request Options, for the headers and the whole file together), after ${arrivedText(arrived)} had arrived; raise Timeout or use a server that serves the file faster`,
 		);
-	let response: Answer;
-	for (let redirects = 0; ; redirects++) {
-		const problem = await addressProblem(ctx, url, options.allowPrivateNetwork, redirects > 0);
-		if (problem) throw refuse(problem);
-		if (deadline.aborted) throw timedOut();
-		try {
-			response = (await ctx.helpers.httpRequest({
-				method: 'GET',
-				url: url.href,
-				encoding: 'stream',
-				returnFullResponse: true,
-				// Redirects are followed below, so that each target is checked before it is asked.
-				disableFollowRedirect: true,
-				ignoreHttpStatusErrors: true,
-				...options.connection,
-				abortSignal: deadline,
-			})) as Answer;
-		} catch (error) {
-			if (deadline.aborted) throw timedOut();
-			if (blockedBy(error)) throw refuse(POLICY);
-			throw refuse(
-				`downloading the file failed: ${unreachable(error)}; use a URL that serves the file itself`,
-			);
-		}
-		const status = response.statusCode;
-		const location = response.headers.location;
-		const target = Array.isArray(location) ? location[0] : location;
-		if (status >= 200 && status < 300) break;
-		(response.body as StreamBody | undefined)?.destroy?.();
-		if (!isRedirect(status) || !target) {
-			throw refuse(
-				`downloading the file failed: the server answered ${status}; use a URL that serves the file itself`,
-			);
-		}
-		if (redirects === MAX_REDIRECTS) {
-			throw refuse(
-				`the address redirected more than ${MAX_REDIRECTS} times, so the file was not downloaded; use the file's own address`,
-			);
-		}
-		let next: URL | undefined;
-		try {
-			next = new URL(target, url);
-		} catch {
-			next = undefined;
-		}
-		if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-			throw refuse(
-				"the address redirects to something that is not an http:// or https:// address, so the redirect was not followed; use the file's own address",
-			);
-		}
-		url = next;
-	}
-	const body = response.body as StreamBody;
-	const header = (name: string) => {
-		const value = response.headers[name];
-		return Array.isArray(value) ? value[0] : value;
-	};
-	const declared = mediaTypeOf(header('content-type'));
-	const stop = () => body.destroy?.();
-	if (declared && !kind.acceptsType(declared, url)) {
-		stop();
-		throw refuse(`must point at ${kind.allowed}, but the server sent ${declared}`);
-	}
-	const length = Number(header('content-length'));
-	if (Number.isFinite(length) && length > maxBytes) {
-		stop();
-		throw refuse(
-			`the file is ${megabytes(length)}, more than the ${megabytes(maxBytes)} allowed by Max File Size; raise Max File Size or use a smaller file`,
-		);
-	}
-	const chunks: Buffer[] = [];
-	let size = 0;
-	// The body is cut off at the deadline; reading it then fails and is reported as the deadline.
-	deadline.addEventListener('abort', stop, { once: true });
-	let tooLarge = false;
-	let broken = false;
 	try {
-		for await (const chunk of body) {
-			if (deadline.aborted) break;
-			size += chunk.length;
-			arrived = size;
-			if (size > maxBytes) {
-				tooLarge = true;
-				break;
+		// The same deadline as every request's: it cuts off the redirects, the headers and the body.
+		return await withDeadline(timeoutMs, async (deadline) => {
+			let response: Answer;
+			for (let redirects = 0; ; redirects++) {
+				const problem = await addressProblem(ctx, url, options.allowPrivateNetwork, redirects > 0);
+				if (problem) throw refuse(problem);
+				if (deadline.aborted) throw timedOut();
+				try {
+					response = (await ctx.helpers.httpRequest({
+						method: 'GET',
+						url: url.href,
+						encoding: 'stream',
+						returnFullResponse: true,
+						// Redirects are followed below, so that each target is checked before it is asked.
+						disableFollowRedirect: true,
+						ignoreHttpStatusErrors: true,
+						...options.connection,
+						abortSignal: deadline,
+					})) as Answer;
+				} catch (error) {
+					if (deadline.aborted) throw timedOut();
+					if (blockedBy(error)) throw refuse(POLICY);
+					throw refuse(
+						`downloading the file failed: ${unreachable(error)}; use a URL that serves the file itself`,
+					);
+				}
+				const status = response.statusCode;
+				const location = response.headers.location;
+				const target = Array.isArray(location) ? location[0] : location;
+				if (status >= 200 && status < 300) break;
+				(response.body as StreamBody | undefined)?.destroy?.();
+				if (!isRedirect(status) || !target) {
+					throw refuse(
+						`downloading the file failed: the server answered ${status}; use a URL that serves the file itself`,
+					);
+				}
+				if (redirects === MAX_REDIRECTS) {
+					throw refuse(
+						`the address redirected more than ${MAX_REDIRECTS} times, so the file was not downloaded; use the file's own address`,
+					);
+				}
+				let next: URL | undefined;
+				try {
+					next = new URL(target, url);
+				} catch {
+					next = undefined;
+				}
+				if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+					throw refuse(
+						"the address redirects to something that is not an http:// or https:// address, so the redirect was not followed; use the file's own address",
+					);
+				}
+				url = next;
 			}
-			chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-		}
-	} catch {
-		broken = true;
-	} finally {
-		deadline.removeEventListener('abort', stop);
+			const body = response.body as StreamBody;
+			const header = (name: string) => {
+				const value = response.headers[name];
+				return Array.isArray(value) ? value[0] : value;
+			};
+			const declared = mediaTypeOf(header('content-type'));
+			const stop = () => body.destroy?.();
+			if (declared && !kind.acceptsType(declared, url)) {
+				stop();
+				throw refuse(`must point at ${kind.allowed}, but the server sent ${declared}`);
+			}
+			const length = Number(header('content-length'));
+			if (Number.isFinite(length) && length > maxBytes) {
+				stop();
+				throw refuse(
+					`the file is ${megabytes(length)}, more than the ${megabytes(maxBytes)} allowed by Max File Size; raise Max File Size or use a smaller file`,
+				);
+			}
+			const chunks: Buffer[] = [];
+			let size = 0;
+			// The body is cut off at the deadline; reading it then fails and is reported as the deadline.
+			deadline.addEventListener('abort', stop, { once: true });
+			let tooLarge = false;
+			let broken = false;
+			try {
+				for await (const chunk of body) {
+					if (deadline.aborted) break;
+					size += chunk.length;
+					arrived = size;
+					if (size > maxBytes) {
+						tooLarge = true;
+						break;
+					}
+					chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+				}
+			} catch {
+				broken = true;
+			} finally {
+				deadline.removeEventListener('abort', stop);
+			}
+			if (tooLarge) {
+				stop();
+				throw refuse(
+					`the file is more than the ${megabytes(maxBytes)} allowed by Max File Size (stopped reading it there); raise Max File Size or use a smaller file`,
+				);
+			}
+			if (deadline.aborted) {
+				stop();
+				throw timedOut();
+			}
+			if (broken) {
+				throw refuse(
+					`downloading the file failed: the connection broke after ${arrivedText(arrived)} of the file had arrived; try again, or use a URL that serves the file itself`,
+				);
+			}
+			if (size === 0) throw refuse('the server sent an empty file');
+			return { bytes: Buffer.concat(chunks, size), url, given, declared };
+		});
+	} catch (error) {
+		throw error instanceof DeadlineExceeded ? timedOut() : error;
 	}
-	if (tooLarge) {
-		stop();
-		throw refuse(
-			`the file is more than the ${megabytes(maxBytes)} allowed by Max File Size (stopped reading it there); raise Max File Size or use a smaller file`,
-		);
-	}
-	if (deadline.aborted) {
-		stop();
-		throw timedOut();
-	}
-	if (broken) {
-		throw refuse(
-			`downloading the file failed: the connection broke after ${arrivedText(arrived)} of the file had arrived; try again, or use a URL that serves the file itself`,
-		);
-	}
-	if (size === 0) throw refuse('the server sent an empty file');
-	return { bytes: Buffer.concat(chunks, size), url, given, declared };
 }

@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from './constants';
+import { credentialViewOf, type CredentialView } from './auth';
 import { invalidInput } from './validation';
 
 /**
@@ -149,13 +149,12 @@ export function isPlatform(value: unknown): value is Platform {
  * request.
  */
 export function platformNames(
-	credentials: ICredentialDataDecryptedObject | undefined,
+	credentials: Pick<CredentialView, 'platform'> | undefined,
 	node: INode,
 	itemIndex = 0,
 ): PlatformNames {
 	const value = credentials?.platform;
-	if (value === undefined || value === null || value === '')
-		return PLATFORM_NAMES[DEFAULT_PLATFORM];
+	if (value === undefined || value === '') return PLATFORM_NAMES[DEFAULT_PLATFORM];
 	if (isPlatform(value)) return PLATFORM_NAMES[value];
 	throw invalidInput(
 		node,
@@ -174,7 +173,7 @@ interface WithCredentials {
 
 /** The naming map of the credential the node runs with, read when the request is made. */
 export async function platformNamesOf(ctx: WithCredentials, itemIndex = 0): Promise<PlatformNames> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await credentialViewOf(ctx);
 	return platformNames(credentials, ctx.getNode(), itemIndex);
 }
 

@@ -1,12 +1,12 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	ILoadOptionsFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE, PAGE_BOUND_SLACK } from './constants';
-import { apiError } from './transport/errors';
+import { credentialViewOf, type CredentialView } from './auth';
+import { MAX_PAGE_SIZE, PAGE_BOUND_SLACK } from './constants';
+import { apiError } from './transport/nodeErrors';
 import {
 	apiRequest,
 	connectionOptions,
@@ -31,10 +31,10 @@ export async function realServiceCredentials(
 	what: string,
 	instead = 'type the IDs by hand in the other operations',
 ): Promise<{
-	credentials: ICredentialDataDecryptedObject;
+	credentials: CredentialView;
 	paths: NonNullable<PlatformNames['accounts']>;
 }> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const credentials = await credentialViewOf(ctx);
 	const names = platformNames(credentials, ctx.getNode(), itemIndex);
 	if (!names.accounts) {
 		throw invalidInput(
@@ -52,7 +52,7 @@ export interface OffsetListRequest {
 	qs: IDataObject;
 	/** How many items to return at most (kept items, when `keep` is given). */
 	limit: number;
-	credentials: ICredentialDataDecryptedObject;
+	credentials: CredentialView;
 	itemIndex?: number;
 	connection?: ConnectionOptions;
 	/** Where in the list to start; 0 by default. */

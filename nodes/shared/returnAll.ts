@@ -1,5 +1,5 @@
 import type { INode, INodeProperties, NodeApiError } from 'n8n-workflow';
-import { apiError } from './transport/errors';
+import { apiError } from './transport/nodeErrors';
 import { invalidInput } from './validation';
 
 export interface ReturnAllOptions {

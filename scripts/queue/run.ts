@@ -36,7 +36,7 @@ import { tail } from '../lib/processes';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import type { Example } from '../lib/workflows';
-import { SHARED_FOR_MS } from '../../nodes/shared/transport/renewal';
+import { SHARED_FOR_MS } from '../../nodes/shared/auth';
 import { deactivateWorkflow } from '../lib/executions';
 import { checkScheduled, checkTrigger, checkWhereTheyRan, type Observed } from './checks';
 import { observe, waitForPolls } from './observe';

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { testCredential } from '../../harness';
 import { credentialsFor, signInCredentialsFor } from '../../harness/sandbox';
-import { forgetSharedRenewals } from '../../nodes/shared/transport/renewal';
+import { forgetSharedRenewals } from '../../nodes/shared/auth';
 import { trail } from '../support/requestTrail';
 import { useSandbox } from '../support/useSandbox';
 

@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workfl
 import type { MultipartBody } from '../../sandbox';
 import { loadOptions, pollOnce, runNode } from '../../harness';
 import { apiRequests, signInCredentialsFor } from '../../harness/sandbox';
-import { forgetSharedRenewals } from '../../nodes/shared/transport/renewal';
+import { forgetSharedRenewals } from '../../nodes/shared/auth';
 import { trail } from '../support/requestTrail';
 import { useSandbox } from '../support/useSandbox';
 

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness';
 import { signInCredentialsFor } from '../../harness/sandbox';
-import { forgetSharedRenewals } from '../../nodes/shared/transport/renewal';
+import { forgetSharedRenewals } from '../../nodes/shared/auth';
 import { useSandbox } from '../support/useSandbox';
 
 const USERNAME = 'ops@faults.test';

@@ -23,8 +23,8 @@ import {
 import { eachItem } from '../../nodes/shared/perItem';
 import { operationSubtitle } from '../../nodes/shared/subtitle';
 import { baseUrlExpression } from '../../nodes/shared/transport/baseUrl';
-import { cabinetAccessHint } from '../../nodes/shared/transport/errors';
-import type { Failure } from '../../nodes/shared/transport/failure';
+import { cabinetAccessHint } from '../../nodes/shared/transport/nodeErrors';
+import type { Failure } from '../../nodes/shared/transport/apiFailure';
 import { apiRequest, connectionOptions } from '../../nodes/shared/transport/request';
 import { recordToItem, routed } from '../../nodes/shared/transport/routing';
 

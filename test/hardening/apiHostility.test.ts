@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness';
-import { toNodeApiError } from '../../nodes/shared/transport/errors';
+import { toNodeApiError } from '../../nodes/shared/transport/nodeErrors';
 import { RequestGate } from '../../nodes/shared/transport/gate';
 import { invalidInput } from '../../nodes/shared/validation';
 

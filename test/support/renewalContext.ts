@@ -1,11 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { AdCabinetApi } from '../../credentials/AdCabinetApi.credentials';
-import {
-	RenewalFailed,
-	renewSession,
-	SESSION,
-	sessionOwner,
-} from '../../nodes/shared/transport/renewal';
+import { RenewalFailed, renewSession, SESSION, viewOf } from '../../nodes/shared/auth';
+import { sessionOwner } from '../../nodes/shared/auth/session';
 
 /** Credentials and a stand-in request helper for the session renewal (preAuthentication) tests. */
 export const BASE = 'https://client.example.test';
@@ -39,7 +35,7 @@ export function signedIn(credentials: ICredentialDataDecryptedObject, refresh = 
 		...credentials,
 		[SESSION.token]: 'old-access',
 		[SESSION.refreshToken]: refresh,
-		[SESSION.owner]: sessionOwner(credentials, 'session-key-1'),
+		[SESSION.owner]: sessionOwner(viewOf(credentials), 'session-key-1'),
 		[SESSION.key]: 'session-key-1',
 	};
 }
@@ -66,7 +62,7 @@ export async function beforeRequest(
 	self: ReturnType<typeof helper>['self'],
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<ICredentialDataDecryptedObject> {
-	const output = await renewSession.call(self as never, credentials);
+	const output = await renewSession.call(self as never, viewOf(credentials));
 	const merged = { ...credentials, ...output } as ICredentialDataDecryptedObject;
 	await new AdCabinetApi().authenticate(merged, { url: `${BASE}/api/report/objects` });
 	return merged;

@@ -2,9 +2,10 @@
  * One statistics query followed page by page along the API's cursor, and the state a pull shares
  * between its cursors. The rules it follows: docs/api-rules.md#statistics (Paging).
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import type { CredentialView } from '../auth';
 import { PAGE_BOUND_SLACK, PATHS } from '../constants';
-import { apiError } from '../transport/errors';
+import { apiError } from '../transport/nodeErrors';
 import type { RequestGate } from '../transport/gate';
 import { apiRequest, type ConnectionOptions, type RequestContext } from '../transport/request';
 
@@ -48,7 +49,7 @@ export interface StatsFetchResult {
 
 export interface Run {
 	ctx: RequestContext;
-	credentials: ICredentialDataDecryptedObject;
+	credentials: CredentialView;
 	options: StatsFetch;
 	gate: RequestGate;
 	result: StatsFetchResult;

@@ -1,5 +1,5 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../constants';
+import { credentialViewOf } from '../auth';
+import { MAX_PAGE_SIZE } from '../constants';
 import { NEWEST_FIRST } from '../vocabulary';
 import { RequestGate } from '../transport/gate';
 import type { RequestContext } from '../transport/request';
@@ -48,7 +48,7 @@ export async function fetchStats(
 ): Promise<StatsFetchResult> {
 	const maxRows = options.maxRows ?? Infinity;
 	const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE, maxRows);
-	const credentials = await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	const credentials = await credentialViewOf(this);
 	// Under the API's rate limit a pull takes as long as its requests need windows, and cutting it
 	// into parts adds requests (each part's last page is a short one): one cursor spends least.
 	const parallel = paceLimitOf(credentials)

@@ -1,4 +1,5 @@
-import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+import type { CredentialView } from '../auth/credentialView';
 import type { ApiBase } from '../constants';
 import { invalidInput } from '../validation';
 
@@ -19,20 +20,19 @@ export function baseUrlExpression(api: ApiBase): string {
 	return `={{$credentials.${CREDENTIAL_FIELD[api]}.replace(/\\/+$/, "")}}`;
 }
 
-function stripped(credentials: ICredentialDataDecryptedObject, api: ApiBase): string {
-	return String(credentials[CREDENTIAL_FIELD[api]] ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+/** The view's address for an endpoint: without surrounding spaces and trailing slashes. */
+function stripped(view: CredentialView, api: ApiBase): string {
+	return view[CREDENTIAL_FIELD[api]];
 }
 
 /** The credential's address for an endpoint, refused before any request unless it is an http(s) URL. */
 export function baseUrlFrom(
 	node: INode,
-	credentials: ICredentialDataDecryptedObject,
+	view: CredentialView,
 	api: ApiBase,
 	itemIndex = 0,
 ): string {
-	const url = stripped(credentials, api);
+	const url = stripped(view, api);
 	if (!HTTP_URL.test(url)) {
 		throw invalidInput(
 			node,
@@ -51,13 +51,13 @@ export function baseUrlFrom(
  */
 export function checkResolvedBaseUrl(
 	node: INode,
-	credentials: ICredentialDataDecryptedObject,
+	view: CredentialView,
 	resolved: unknown,
 	itemIndex: number,
 ): void {
 	const url = typeof resolved === 'string' ? resolved : '';
 	if (HTTP_URL.test(url)) return;
-	const api: ApiBase = url !== '' && url === stripped(credentials, 'client') ? 'client' : 'base';
+	const api: ApiBase = url !== '' && url === stripped(view, 'client') ? 'client' : 'base';
 	throw invalidInput(
 		node,
 		FIELD_LABEL[api],

@@ -1,5 +1,5 @@
 import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
-import { MAX_RETRY_WAIT_MS } from './retry';
+import { MAX_RETRY_WAIT_MS } from './attempts';
 
 /**
  * Bounds the requests one run has in flight. A 429 halves the bound (down to one at a time) for

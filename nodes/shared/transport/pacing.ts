@@ -1,4 +1,5 @@
-import { sleep, type ICredentialDataDecryptedObject, type INode } from 'n8n-workflow';
+import { sleep, type INode } from 'n8n-workflow';
+import type { CredentialView } from '../auth/credentialView';
 
 /** At most `requests` request starts in any `windowMs`, per credential and URL path. */
 export interface PaceLimit {
@@ -146,15 +147,13 @@ export class Pacer {
 /** The one pacer of this n8n process. */
 export const pacer = new Pacer();
 
-/** The credential's limit, or undefined when pacing is off (0 requests, or a credential without it). */
-export function paceLimitOf(credentials: ICredentialDataDecryptedObject): PaceLimit | undefined {
-	const requests = Number(credentials.rateLimitRequests);
-	const windowSeconds = Number(credentials.rateLimitWindow ?? 60);
-	if (!Number.isFinite(requests) || requests < 1) return undefined;
-	if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) return undefined;
-	// A credential that renews its token also needs a place for the repeat n8n sends after a 401:
-	// send() holds one for each request under way (see Pacer.admit), so the whole budget is paced.
-	return { requests: Math.floor(requests), windowMs: windowSeconds * 1000 };
+/**
+ * The credential's limit, or undefined when pacing is off (0 requests, or a credential without it).
+ * A credential that renews its token also needs a place for the repeat n8n sends after a 401:
+ * send() holds one for each request under way (see Pacer.admit), so the whole budget is paced.
+ */
+export function paceLimitOf(view: CredentialView): PaceLimit | undefined {
+	return view.pace;
 }
 
 /**
@@ -162,13 +161,9 @@ export function paceLimitOf(credentials: ICredentialDataDecryptedObject): PaceLi
  * URL and user) and the literal URL path. Two credentials of one user share the service's budget
  * without knowing it.
  */
-export function paceKey(
-	node: INode,
-	credentials: ICredentialDataDecryptedObject,
-	url: string,
-): string {
+export function paceKey(node: INode, view: CredentialView, url: string): string {
 	const saved = node.credentials?.adCabinetApi?.id;
-	const who = saved ?? `${String(credentials.baseUrl ?? '')}|${String(credentials.username ?? '')}`;
+	const who = saved ?? `${view.baseUrl}|${view.username}`;
 	let path = url;
 	try {
 		path = new URL(url, 'http://relative.invalid').pathname;
@@ -181,10 +176,10 @@ export function paceKey(
 /** What send() needs to pace one request, or undefined when the credential turns pacing off. */
 export function pacingFor(
 	node: INode,
-	credentials: ICredentialDataDecryptedObject,
+	view: CredentialView,
 	url: string,
 	onWait?: (ms: number) => void,
 ): { key: string; limit: PaceLimit; onWait?: (ms: number) => void } | undefined {
-	const limit = paceLimitOf(credentials);
-	return limit ? { key: paceKey(node, credentials, url), limit, onWait } : undefined;
+	const limit = view.pace;
+	return limit ? { key: paceKey(node, view, url), limit, onWait } : undefined;
 }

@@ -1,19 +1,17 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, type ApiBase } from '../constants';
-import { baseUrlFrom } from './baseUrl';
+import { credentialViewOf, renewsItself, secretsOf, type CredentialView } from '../auth';
+import type { ApiBase } from '../constants';
 import { platformNames, type PlatformNames } from '../platform';
 import { invalidInput } from '../validation';
-import { secretsOf } from './errors';
-import { InvalidJsonResponse, type Failure } from './failure';
+import { baseUrlFrom } from './baseUrl';
+import { InvalidJsonResponse, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacingFor } from './pacing';
-import { authMethodOf } from './session';
 import { DEFAULT_TIMEOUT_MS, send, type RequestContext } from './send';
 
 export type { RequestContext };
@@ -30,8 +28,8 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Per-operation advice for a failed status, e.g. which ID was not found. */
 	hint?: (failure: Failure) => string | undefined;
-	/** Reuse credentials across the pages of one run instead of decrypting them per request. */
-	credentials?: ICredentialDataDecryptedObject;
+	/** The credential read once for the pages of one run, instead of decrypting it per request. */
+	credentials?: CredentialView;
 	/** Expect no JSON (e.g. 204); the body is returned as received. */
 	expectJson?: boolean;
 	/** The node's Request Options (timeout, proxy, SSL), as declarative operations get them. */
@@ -118,9 +116,7 @@ export async function apiRequest<T = unknown>(
 	this: RequestContext,
 	request: ApiRequest,
 ): Promise<T> {
-	const credentials: ICredentialDataDecryptedObject =
-		request.credentials ??
-		(await this.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+	const credentials = request.credentials ?? (await credentialViewOf(this));
 	const idempotent = request.idempotent ?? request.method === 'GET';
 	const isForm = typeof FormData !== 'undefined' && request.body instanceof FormData;
 	const path =
@@ -155,7 +151,7 @@ export async function apiRequest<T = unknown>(
 			timeoutMs: options.timeout,
 			runEndsAt: request.runEndsAt,
 			pace: pacingFor(this.getNode(), credentials, options.url, request.onPaced),
-			renews: authMethodOf(credentials) !== 'accessToken',
+			renews: renewsItself(credentials),
 			accept: (answer) => {
 				const response = answer as { body: unknown; statusCode: number };
 				return (

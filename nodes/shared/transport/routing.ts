@@ -7,15 +7,13 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../constants';
+import { credentialViewOf, renewsItself, secretsOf } from '../auth';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
-import { secretsOf } from './errors';
-import { InvalidJsonResponse, type Failure } from './failure';
+import { InvalidJsonResponse, type Failure } from './apiFailure';
 import { noteListCount, pageThrough, type OffsetPages } from './offsetPages';
 import { pacingFor } from './pacing';
-import { authMethodOf } from './session';
 import { runDeadline, send } from './send';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
@@ -71,7 +69,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 		const itemIndex = this.getItemIndex();
 		const idempotent = operation.idempotent ?? (requestData.options.method ?? 'GET') === 'GET';
 		return await guardItem(this, itemIndex, async () => {
-			const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+			const credentials = await credentialViewOf(this);
 			const names = platformNames(credentials, this.getNode(), itemIndex);
 			await operation.prepare?.call(this, requestData.options, names);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
@@ -91,7 +89,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 								: undefined,
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
-						renews: authMethodOf(credentials) !== 'accessToken',
+						renews: renewsItself(credentials),
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);

@@ -1,6 +1,5 @@
 import type {
 	DeclarativeRestApiSettings,
-	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
@@ -9,13 +8,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { RUN_DEADLINE_MS, RunDeadlineExceeded, secretsOf, toNodeApiError } from './errors';
-import { DeadlineExceeded, readFailure, TokenRevoked, type Failure } from './failure';
+import { credentialViewOf, repeatsSoFar, secretsOf, sendsOf } from '../auth';
+import { DEFAULT_RETRY, withDeadline, withRetry } from './attempts';
+import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './nodeErrors';
+import { readFailure, TokenRevoked, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacer, type PaceLimit } from './pacing';
-import { repeatsSoFar } from './renewal';
-import { sendsOf } from './sends';
-import { DEFAULT_RETRY, withRetry } from './retry';
 
 /** Every kind of n8n function context a request to the API is made from. */
 export type RequestContext =
@@ -74,8 +72,8 @@ function withCancelSignal(ctx: RequestContext, signal: AbortSignal): RequestCont
 }
 
 /**
- * One attempt, bounded by its deadline (headers and body together). Every listener is removed when
- * the attempt settles, so nothing keeps an answer alive after it was read.
+ * One attempt, bounded by its deadline (headers and body together) and by the execution's own
+ * cancel signal.
  */
 async function transmit(
 	ctx: RequestContext,
@@ -84,60 +82,39 @@ async function transmit(
 	renewOn401 = true,
 	sent: object[] = [],
 ): Promise<unknown> {
-	const deadline = AbortSignal.timeout(timeoutMs);
 	const own =
 		'getExecutionCancelSignal' in ctx
 			? (ctx as IExecuteFunctions).getExecutionCancelSignal()
 			: undefined;
-	const cancel = new AbortController();
-	const cut = () => cancel.abort();
-	deadline.addEventListener('abort', cut, { once: true });
-	own?.addEventListener('abort', cut, { once: true });
-	if (own?.aborted) cancel.abort();
-	let expire: (() => void) | undefined;
-	const expired = new Promise<never>((_resolve, reject) => {
-		expire = () => reject(new DeadlineExceeded(timeoutMs));
-		deadline.addEventListener('abort', expire, { once: true });
-	});
-	// The deadline's rejection is observed by the race; a late one must not surface as unhandled.
-	expired.catch(() => undefined);
-	const request =
-		'routing' in outgoing
-			? // A declarative request goes through RoutingNode, whose context cannot be given the
+	return await withDeadline(
+		timeoutMs,
+		async (signal) => {
+			if ('routing' in outgoing) {
+				// A declarative request goes through RoutingNode, whose context cannot be given the
 				// deadline: the run stops waiting at the deadline and n8n closes the connection when
 				// the server ends it or the execution ends.
-				outgoing.ctx.makeRoutingRequest({
+				return await outgoing.ctx.makeRoutingRequest({
 					...outgoing.routing,
 					options: { ...outgoing.routing.options, disableFollowRedirect: true },
-				})
-			: (async () => {
-					const bounded = withCancelSignal(ctx, cancel.signal);
-					const options = {
-						...outgoing.http,
-						// The token must never follow a redirect to another host: a 3xx is an error.
-						disableFollowRedirect: true,
-					};
-					sent.push(options);
-					return await bounded.helpers.httpRequestWithAuthentication.call(
-						bounded,
-						CREDENTIAL_TYPE,
-						options,
-						// No status at all: a 401 is not met with yet another renewal.
-						renewOn401 ? undefined : { preAuthenticationRetryStatusCode: [] },
-					);
-				})();
-	// A request cut off by the deadline fails with n8n's "canceled": it is reported as the deadline.
-	const cutOff = request.catch(
-		async (error: unknown) =>
-			await Promise.reject(deadline.aborted ? new DeadlineExceeded(timeoutMs) : error),
+				});
+			}
+			const bounded = withCancelSignal(ctx, signal);
+			const options = {
+				...outgoing.http,
+				// The token must never follow a redirect to another host: a 3xx is an error.
+				disableFollowRedirect: true,
+			};
+			sent.push(options);
+			return await bounded.helpers.httpRequestWithAuthentication.call(
+				bounded,
+				CREDENTIAL_TYPE,
+				options,
+				// No status at all: a 401 is not met with yet another renewal.
+				renewOn401 ? undefined : { preAuthenticationRetryStatusCode: [] },
+			);
+		},
+		own,
 	);
-	try {
-		return await Promise.race([cutOff, expired]);
-	} finally {
-		deadline.removeEventListener('abort', cut);
-		if (expire) deadline.removeEventListener('abort', expire);
-		own?.removeEventListener('abort', cut);
-	}
 }
 
 /**
@@ -253,7 +230,7 @@ function sendsBeyondFirst(sent: object[], repeatsBefore: number): number {
  */
 async function currentSecrets(ctx: RequestContext): Promise<string[]> {
 	try {
-		return secretsOf(await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE));
+		return secretsOf(await credentialViewOf(ctx));
 	} catch {
 		return [];
 	}

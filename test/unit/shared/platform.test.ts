@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { viewOf } from '../../../nodes/shared/auth';
 import { PATHS } from '../../../nodes/shared/constants';
 import {
 	DEFAULT_PLATFORM,
@@ -142,21 +143,21 @@ describe('the platform comes from the credential', () => {
 
 	test('telegram by default: a credential saved without a platform speaks to the real service', () => {
 		expect(DEFAULT_PLATFORM).toBe('telegram');
-		expect(platformNames(credentials(), NODE)).toBe(PLATFORM_NAMES.telegram);
-		expect(platformNames(credentials(''), NODE)).toBe(PLATFORM_NAMES.telegram);
-		expect(platformNames(credentials(null), NODE)).toBe(PLATFORM_NAMES.telegram);
+		expect(platformNames(viewOf(credentials()), NODE)).toBe(PLATFORM_NAMES.telegram);
+		expect(platformNames(viewOf(credentials('')), NODE)).toBe(PLATFORM_NAMES.telegram);
+		expect(platformNames(viewOf(credentials(null)), NODE)).toBe(PLATFORM_NAMES.telegram);
 		expect(platformNames(undefined, NODE)).toBe(PLATFORM_NAMES.telegram);
 	});
 
 	test('each choice of the credential selects its own map', () => {
-		expect(platformNames(credentials('telegram'), NODE)).toBe(PLATFORM_NAMES.telegram);
-		expect(platformNames(credentials('ext'), NODE)).toBe(PLATFORM_NAMES.ext);
+		expect(platformNames(viewOf(credentials('telegram')), NODE)).toBe(PLATFORM_NAMES.telegram);
+		expect(platformNames(viewOf(credentials('ext')), NODE)).toBe(PLATFORM_NAMES.ext);
 	});
 
 	test('an unknown platform is an input error that names the choices and the item', () => {
 		let error: unknown;
 		try {
-			platformNames(credentials('Telegram'), NODE, 3);
+			platformNames(viewOf(credentials('Telegram')), NODE, 3);
 		} catch (caught) {
 			error = caught;
 		}

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { offsetPages, realServiceCredentials } from '../../../nodes/shared/realService';
 import { PLATFORM_NAMES } from '../../../nodes/shared/platform';
+import { viewOf } from '../../../nodes/shared/auth';
 import { credentials, fakeContext, fullResponse } from '../../support/fakeContext';
 
 const PATH = PLATFORM_NAMES.telegram.accounts?.campaignList ?? '';
@@ -30,7 +31,7 @@ describe('offsetPages', () => {
 			path: PATH,
 			qs: { period: 'all' },
 			limit: 4,
-			credentials: credentials(),
+			credentials: viewOf(credentials()),
 			offset: 3,
 		});
 		expect(page.items.map((item) => item.id)).toEqual([4, 5, 6, 7]);
@@ -45,7 +46,7 @@ describe('offsetPages', () => {
 			path: PATH,
 			qs: {},
 			limit: 500,
-			credentials: credentials(),
+			credentials: viewOf(credentials()),
 			offset: 7,
 		});
 		expect(page.items.map((item) => item.id)).toEqual([8, 9, 10]);
@@ -59,7 +60,7 @@ describe('offsetPages', () => {
 			path: PATH,
 			qs: {},
 			limit: 300,
-			credentials: credentials(),
+			credentials: viewOf(credentials()),
 			keep: keepB,
 		});
 		expect(first.items).toHaveLength(300);
@@ -75,7 +76,7 @@ describe('offsetPages', () => {
 			path: PATH,
 			qs: {},
 			limit: 500,
-			credentials: credentials(),
+			credentials: viewOf(credentials()),
 			keep: keepB,
 			offset: first.next,
 		});
@@ -99,7 +100,7 @@ describe('offsetPages', () => {
 			path: PATH,
 			qs: {},
 			limit: 10,
-			credentials: credentials(),
+			credentials: viewOf(credentials()),
 		});
 		expect(page.items).toHaveLength(3);
 		expect(page.next).toBeUndefined();
@@ -118,7 +119,7 @@ describe("offsetPages: stopping early while the API's count says more exist", ()
 			path: PATH,
 			qs: {},
 			limit: Infinity,
-			credentials: credentials(),
+			credentials: viewOf(credentials()),
 		}).catch((e: unknown) => e as Error)) as Error;
 		expect(error.message).toMatch(
 			/^Paging \S+ stopped after 3 distinct records, but the API's count says 5000 exist.*Add a filter.*set Limit to at most 3\./,
@@ -136,7 +137,12 @@ describe("offsetPages: stopping early while the API's count says more exist", ()
 			});
 		});
 		await expect(
-			offsetPages(fake.ctx, { path: PATH, qs: {}, limit: Infinity, credentials: credentials() }),
+			offsetPages(fake.ctx, {
+				path: PATH,
+				qs: {},
+				limit: Infinity,
+				credentials: viewOf(credentials()),
+			}),
 		).rejects.toThrow(/stopped after 2 distinct records, but the API's count says 4 exist/);
 	});
 });

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import type { PlatformNames } from '../../../shared/platform';
 import { labelOf } from './fields/adFields';
-import { cabinetAccessHint } from '../../../shared/transport/errors';
-import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
+import { cabinetAccessHint } from '../../../shared/transport/nodeErrors';
+import { apiErrorFields, type Failure } from '../../../shared/transport/apiFailure';
 
 type AdOperation = 'get' | 'create' | 'update';
 

@@ -10,7 +10,7 @@ import {
 import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
 import { AD_IDS_TYPED_IN } from './fields/adFields';
-import { InvalidJsonResponse } from '../../../shared/transport/failure';
+import { InvalidJsonResponse } from '../../../shared/transport/apiFailure';
 import { requireJsonBody, routed } from '../../../shared/transport/routing';
 import { invalidInput, listOf } from '../../../shared/validation';
 import { PATHS } from '../../../shared/constants';

@@ -7,7 +7,7 @@ import type {
 import type { Operation } from '../../../shared/operation';
 import { cabinetLocator, readCabinetId } from '../../../shared/cabinetId';
 import { eachItem } from '../../../shared/perItem';
-import { cabinetAccessHint } from '../../../shared/transport/errors';
+import { cabinetAccessHint } from '../../../shared/transport/nodeErrors';
 import { apiRequest, connectionOptions } from '../../../shared/transport/request';
 import { realServiceCredentials } from '../../../shared/realService';
 

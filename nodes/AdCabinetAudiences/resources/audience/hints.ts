@@ -1,5 +1,5 @@
-import { cabinetAccessHint } from '../../../shared/transport/errors';
-import type { Failure } from '../../../shared/transport/failure';
+import { cabinetAccessHint } from '../../../shared/transport/nodeErrors';
+import type { Failure } from '../../../shared/transport/apiFailure';
 
 /** Node versions whose Cabinet ID is typed in; from 1.2 it is picked from the list or typed. */
 export const AUDIENCE_CABINET_TYPED_IN = [1, 1.1];

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import type { Operation } from '../../../shared/operation';
 import { flattenKktu, matchesKktu, type KktuNode } from '../../../shared/kktu';
-import { InvalidJsonResponse } from '../../../shared/transport/failure';
+import { InvalidJsonResponse } from '../../../shared/transport/apiFailure';
 import { requireJsonBody, routed } from '../../../shared/transport/routing';
 import { readLimit, returnAllFields } from '../../../shared/returnAll';
 import { PATHS } from '../../../shared/constants';

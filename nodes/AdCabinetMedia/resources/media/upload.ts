@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields, readCabinetId } from '../../../shared/cabinetId';
-import { CREDENTIAL_TYPE } from '../../../shared/constants';
+import { credentialViewOf, secretsOf } from '../../../shared/auth';
 import { eachItem } from '../../../shared/perItem';
 import {
 	downloadFromParameters,
@@ -23,7 +23,7 @@ import {
 	connectionOptions,
 	type ConnectionOptions,
 } from '../../../shared/transport/request';
-import { apiError, cabinetAccessHint, secretsOf } from '../../../shared/transport/errors';
+import { apiError, cabinetAccessHint } from '../../../shared/transport/nodeErrors';
 import { invalidInput } from '../../../shared/validation';
 import { extensionOf, MEDIA_TYPES_TEXT, sniffMediaType } from './mediaType';
 
@@ -231,7 +231,7 @@ async function uploadOne(
 
 /** POST upload_media?account_id=…, multipart with one file part named `media`. */
 async function executeMediaUpload(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await credentialViewOf(this);
 	const secrets = secretsOf(credentials);
 	return [await eachItem(this, async (item, i) => await uploadOne(this, item, i, secrets))];
 }

@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import type { PlatformNames } from '../../../shared/platform';
-import { cabinetAccessHint } from '../../../shared/transport/errors';
-import { apiErrorFields, type Failure } from '../../../shared/transport/failure';
+import { cabinetAccessHint } from '../../../shared/transport/nodeErrors';
+import { apiErrorFields, type Failure } from '../../../shared/transport/apiFailure';
 
 /** The event types the API documents, named when it refuses a type (422). */
 export const DOCUMENTED_EVENT_TYPES = ['page_view', 'purchase', 'custom'];

@@ -5,7 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import type { Operation } from '../../../shared/operation';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from '../../../shared/constants';
+import { credentialViewOf } from '../../../shared/auth';
+import { MAX_PAGE_SIZE } from '../../../shared/constants';
 import { paceLimitOf } from '../../../shared/transport/pacing';
 import { lastDaysRange, presetRange, readDate, type PeriodPreset } from '../../../shared/dates';
 import {
@@ -330,7 +331,7 @@ async function executeStatisticGetAll(this: IExecuteFunctions): Promise<INodeExe
 			const paced = pacingHint(
 				result,
 				Date.now() - started,
-				paceLimitOf(await this.getCredentials(CREDENTIAL_TYPE)),
+				paceLimitOf(await credentialViewOf(this)),
 			);
 			if (paced && typeof this.addExecutionHints === 'function') this.addExecutionHints(paced);
 			return rows;

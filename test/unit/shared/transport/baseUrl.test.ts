@@ -1,3 +1,4 @@
+import { viewOf } from '../../../../nodes/shared/auth';
 import { NodeOperationError } from 'n8n-workflow';
 import {
 	baseUrlExpression,
@@ -39,8 +40,8 @@ describe('baseUrlFrom', () => {
 			baseUrl: '  https://api.example.test/root//  ',
 			clientApiUrl: 'http://127.0.0.1:5690/',
 		});
-		expect(baseUrlFrom(NODE, creds, 'base')).toBe('https://api.example.test/root');
-		expect(baseUrlFrom(NODE, creds, 'client')).toBe('http://127.0.0.1:5690');
+		expect(baseUrlFrom(NODE, viewOf(creds), 'base')).toBe('https://api.example.test/root');
+		expect(baseUrlFrom(NODE, viewOf(creds), 'client')).toBe('http://127.0.0.1:5690');
 	});
 
 	test.each([
@@ -50,7 +51,9 @@ describe('baseUrlFrom', () => {
 		['https://exa mple.test', 'https://exa mple.test'],
 		['', ''],
 	])('refuses %j before any request, naming the credential field and the value', (given, shown) => {
-		const error = refusal(() => baseUrlFrom(NODE, credentials({ baseUrl: given }), 'base', 3));
+		const error = refusal(() =>
+			baseUrlFrom(NODE, viewOf(credentials({ baseUrl: given })), 'base', 3),
+		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
 			`Base URL (Ad Cabinet API credential): must be an http:// or https:// address (got "${shown}"). Nothing was sent to the API.`,
@@ -61,7 +64,7 @@ describe('baseUrlFrom', () => {
 	test('a missing Client API URL is refused naming that field', () => {
 		const creds = credentials();
 		delete creds.clientApiUrl;
-		expect(() => baseUrlFrom(NODE, creds, 'client')).toThrow(
+		expect(() => baseUrlFrom(NODE, viewOf(creds), 'client')).toThrow(
 			'Client API URL (Ad Cabinet API credential): must be an http:// or https:// address (got ""). Nothing was sent to the API.',
 		);
 	});
@@ -70,16 +73,18 @@ describe('baseUrlFrom', () => {
 describe('checkResolvedBaseUrl', () => {
 	test('an http(s) address routing resolved passes', () => {
 		expect(() =>
-			checkResolvedBaseUrl(NODE, credentials(), 'https://api.example.test', 0),
+			checkResolvedBaseUrl(NODE, viewOf(credentials()), 'https://api.example.test', 0),
 		).not.toThrow();
 		expect(() =>
-			checkResolvedBaseUrl(NODE, credentials(), 'HTTP://LOCALHOST:80/x', 0),
+			checkResolvedBaseUrl(NODE, viewOf(credentials()), 'HTTP://LOCALHOST:80/x', 0),
 		).not.toThrow();
 	});
 
 	test('a bad address that came from the Client API URL names that field', () => {
 		const creds = credentials({ clientApiUrl: 'client.example.test/' });
-		const error = refusal(() => checkResolvedBaseUrl(NODE, creds, 'client.example.test', 1));
+		const error = refusal(() =>
+			checkResolvedBaseUrl(NODE, viewOf(creds), 'client.example.test', 1),
+		);
 		expect(error.message).toMatch(
 			/^Client API URL \(Ad Cabinet API credential\): must be an http:\/\/ or https:\/\/ address \(got "client\.example\.test"\)/,
 		);
@@ -88,13 +93,15 @@ describe('checkResolvedBaseUrl', () => {
 
 	test('any other bad address (or none) names the Base URL', () => {
 		const creds = credentials({ baseUrl: 'api.example.test' });
-		expect(() => checkResolvedBaseUrl(NODE, creds, 'api.example.test', 0)).toThrow(
+		expect(() => checkResolvedBaseUrl(NODE, viewOf(creds), 'api.example.test', 0)).toThrow(
 			/^Base URL \(Ad Cabinet API credential\)/,
 		);
-		expect(() => checkResolvedBaseUrl(NODE, creds, undefined, 0)).toThrow(/^Base URL .*\(got ""\)/);
-		// An empty Client API URL resolving to "" is still reported against the Base URL.
-		expect(() => checkResolvedBaseUrl(NODE, credentials({ clientApiUrl: '' }), '', 0)).toThrow(
-			/^Base URL/,
+		expect(() => checkResolvedBaseUrl(NODE, viewOf(creds), undefined, 0)).toThrow(
+			/^Base URL .*\(got ""\)/,
 		);
+		// An empty Client API URL resolving to "" is still reported against the Base URL.
+		expect(() =>
+			checkResolvedBaseUrl(NODE, viewOf(credentials({ clientApiUrl: '' })), '', 0),
+		).toThrow(/^Base URL/);
 	});
 });

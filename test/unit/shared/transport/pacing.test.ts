@@ -1,3 +1,4 @@
+import { viewOf } from '../../../../nodes/shared/auth';
 import type { INode } from 'n8n-workflow';
 import { Pacer, paceKey, paceLimitOf, pacingFor } from '../../../../nodes/shared/transport/pacing';
 
@@ -167,25 +168,29 @@ describe('the credential decides the limit and the budget', () => {
 		}) as unknown as INode;
 
 	test('0 requests turns pacing off; a credential without the fields is not paced', () => {
-		expect(paceLimitOf({ rateLimitRequests: 10, rateLimitWindow: 60 })).toEqual({
+		expect(paceLimitOf(viewOf({ rateLimitRequests: 10, rateLimitWindow: 60 }))).toEqual({
 			requests: 10,
 			windowMs: 60_000,
 		});
-		expect(paceLimitOf({ rateLimitRequests: 0, rateLimitWindow: 60 })).toBeUndefined();
-		expect(paceLimitOf({})).toBeUndefined();
+		expect(paceLimitOf(viewOf({ rateLimitRequests: 0, rateLimitWindow: 60 }))).toBeUndefined();
+		expect(paceLimitOf(viewOf({}))).toBeUndefined();
 		// The whole budget also with a credential that renews its token: send() holds the place for n8n's
 		// own repeat after renewing only while a request is under way.
 		expect(
-			paceLimitOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 }),
+			paceLimitOf(viewOf({ authMethod: 'password', rateLimitRequests: 10, rateLimitWindow: 60 })),
 		).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(
-			paceLimitOf({ authMethod: 'refreshToken', rateLimitRequests: 1, rateLimitWindow: 60 }),
+			paceLimitOf(
+				viewOf({ authMethod: 'refreshToken', rateLimitRequests: 1, rateLimitWindow: 60 }),
+			),
 		).toEqual({ requests: 1, windowMs: 60_000 });
 		expect(
-			paceLimitOf({ authMethod: 'accessToken', rateLimitRequests: 10, rateLimitWindow: 60 }),
+			paceLimitOf(
+				viewOf({ authMethod: 'accessToken', rateLimitRequests: 10, rateLimitWindow: 60 }),
+			),
 		).toEqual({ requests: 10, windowMs: 60_000 });
 		expect(
-			pacingFor(node('7'), { rateLimitRequests: 0 }, 'https://client.adstat.pro/api/kktu'),
+			pacingFor(node('7'), viewOf({ rateLimitRequests: 0 }), 'https://client.adstat.pro/api/kktu'),
 		).toBeUndefined();
 	});
 
@@ -198,14 +203,14 @@ describe('the credential decides the limit and the budget', () => {
 		expect(
 			paceKey(
 				node('7'),
-				credentials,
+				viewOf(credentials),
 				'https://client.adstat.pro/api/advertisement/telegram/1?currency=EUR',
 			),
 		).toBe('7\u0000/api/advertisement/telegram/1');
-		expect(paceKey(node('7'), credentials, '/api/v2/advertisement/')).toBe(
+		expect(paceKey(node('7'), viewOf(credentials), '/api/v2/advertisement/')).toBe(
 			'7\u0000/api/v2/advertisement/',
 		);
-		expect(paceKey(node(), credentials, '/api/kktu')).toBe(
+		expect(paceKey(node(), viewOf(credentials), '/api/kktu')).toBe(
 			'https://client.adstat.pro|ann\u0000/api/kktu',
 		);
 	});

@@ -1,3 +1,4 @@
+import { viewOf } from '../../../../nodes/shared/auth';
 import { NodeApiError, NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { RequestGate } from '../../../../nodes/shared/transport/gate';
 import {
@@ -59,7 +60,7 @@ describe('apiRequest', () => {
 			api: 'client',
 			method: 'GET',
 			path: '/api/kktu',
-			credentials: creds,
+			credentials: viewOf(creds),
 		});
 		expect(fake.sent()[0].url).toBe('https://other-client.example.test/api/kktu');
 		expect(fake.getCredentials).not.toHaveBeenCalled();
@@ -72,7 +73,7 @@ describe('apiRequest', () => {
 				api: 'base',
 				method: 'GET',
 				path: '/x',
-				credentials: credentials({ baseUrl: 'nope' }),
+				credentials: viewOf(credentials({ baseUrl: 'nope' })),
 				itemIndex: 2,
 			})
 			.catch((e: unknown) => e);

@@ -7,7 +7,7 @@ import {
 	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { InvalidJsonResponse } from '../../../../nodes/shared/transport/failure';
+import { InvalidJsonResponse } from '../../../../nodes/shared/transport/apiFailure';
 import {
 	listToItems,
 	recordToItem,

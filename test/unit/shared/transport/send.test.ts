@@ -6,8 +6,8 @@ import {
 	type IExecutePaginationFunctions,
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
-import { InvalidJsonResponse } from '../../../../nodes/shared/transport/failure';
-import { RenewalFailed } from '../../../../nodes/shared/transport/renewal';
+import { InvalidJsonResponse } from '../../../../nodes/shared/transport/apiFailure';
+import { RenewalFailed } from '../../../../nodes/shared/auth';
 import { RequestGate } from '../../../../nodes/shared/transport/gate';
 import { send, type SendPolicy } from '../../../../nodes/shared/transport/send';
 import {

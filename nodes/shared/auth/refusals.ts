@@ -1,5 +1,5 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { hash, ownsSession, randomKey, SESSION, signInFields, text } from './session';
+import type { CredentialView } from './credentialView';
+import { hash, ownsSession, randomKey, signInFields } from './session';
 
 /** The first pause after a refused sign-in or refresh token; it doubles with each refusal. */
 export const FIRST_PAUSE_MS = 5 * 60_000;
@@ -25,8 +25,8 @@ const refusals = new Map<string, Refusal>();
 const MAX_KEPT = 1_000;
 
 /** The fingerprint of the fields that sign in; any edit of them gives another. */
-export function refusalKey(credentials: ICredentialDataDecryptedObject): string {
-	return hash(`${processKey}\u0000${signInFields(credentials)}`);
+export function refusalKey(view: CredentialView): string {
+	return hash(`${processKey}\u0000${signInFields(view)}`);
 }
 
 /**
@@ -111,9 +111,9 @@ export function parseRefusal(text: string): Refusal | undefined {
  * (or an earlier run) was refused these very username and password. The access token is then
  * empty, so n8n asks preAuthentication before every request, which holds it back.
  */
-export function storedRefusal(credentials: ICredentialDataDecryptedObject): Refusal | undefined {
-	if (text(credentials, SESSION.token) !== '' || !ownsSession(credentials)) return undefined;
-	return parseRefusal(text(credentials, SESSION.refusal));
+export function storedRefusal(view: CredentialView): Refusal | undefined {
+	if (view.session.token !== '' || !ownsSession(view)) return undefined;
+	return parseRefusal(view.session.refusal);
 }
 
 /** Refusals this process has already reported once (by when they happened). */

@@ -1,5 +1,5 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { rememberObtained } from './obtainedTokens';
+import type { IDataObject } from 'n8n-workflow';
+import { SESSION, type CredentialView } from './credentialView';
 import {
 	forgetRefusal,
 	refusalInForce,
@@ -18,7 +18,7 @@ import {
 	SIGN_IN_STEP,
 } from './renewalMessages';
 import { parsed, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
-import { secretsIn, SESSION, text } from './session';
+import { rememberObtained, secretsOf } from './secrets';
 
 export const SIGN_IN_PATH = '/api/v2/login';
 
@@ -30,12 +30,11 @@ export const SIGN_IN_PATH = '/api/v2/login';
  */
 export async function signIn(
 	helper: HttpHelper,
-	credentials: ICredentialDataDecryptedObject,
-	baseUrl: string,
+	view: CredentialView,
 	session: IDataObject,
 ): Promise<IDataObject> {
-	const username = text(credentials, 'username').trim();
-	const password = text(credentials, 'password');
+	const username = view.username.trim();
+	const password = view.password;
 	if (username === '' || password === '') {
 		const missing =
 			username === '' && password === ''
@@ -48,13 +47,13 @@ export async function signIn(
 			`${SIGN_IN_STEP} failed: ${missing} empty in ${CREDENTIAL}, and Sign-in Method is Username and Password. Fill in the username and password you use for the cabinet, or choose Access Token and paste a token. ${NOT_PERFORMED}`,
 		);
 	}
-	const fingerprint = refusalKey(credentials);
-	const stored = storedRefusal(credentials);
+	const fingerprint = refusalKey(view);
+	const stored = storedRefusal(view);
 	const refused =
 		refusalInForce(fingerprint) ?? (stored && stored.until > Date.now() ? stored : undefined);
 	if (refused) throw new RenewalFailed('sign-in', refusedSignIn(refused, true));
-	const url = `${baseUrl}${SIGN_IN_PATH}`;
-	const secrets = secretsIn(credentials);
+	const url = `${view.baseUrl}${SIGN_IN_PATH}`;
+	const secrets = secretsOf(view);
 	// The real service takes a form body, not JSON (the JSON {login, password} form was removed).
 	const result = await sendRenewal(
 		helper,
@@ -65,7 +64,7 @@ export async function signIn(
 			body: `username=${encodeURIComponent(username)}&password=${encodeURIComponent(password)}`,
 			json: true,
 		},
-		renewalPace(credentials, SIGN_IN_PATH),
+		renewalPace(view, SIGN_IN_PATH),
 	);
 	if ('failure' in result) {
 		const failure = result.failure;

@@ -1,15 +1,8 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type INode,
-	type JsonObject,
-} from 'n8n-workflow';
-import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './failure';
-import { obtainedTokens } from './obtainedTokens';
-import { SESSION } from './session';
-import { RENEWED_TOKEN_REFUSED } from './renewalMessages';
-import { MAX_RETRY_WAIT_MS } from './retry';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+import { RENEWED_TOKEN_REFUSED } from '../auth/renewalMessages';
+import { scrub } from '../auth/secrets';
+import { MAX_RETRY_WAIT_MS } from './attempts';
+import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './apiFailure';
 
 /**
  * What to do next after each status, short enough for the error's message (an AI agent, a log line
@@ -49,38 +42,12 @@ export interface ErrorContext {
 	secrets?: string[];
 }
 
-/** The credential's values that must never be echoed back in an error. */
-export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	return [
-		'accessToken',
-		'refreshToken',
-		'password',
-		SESSION.token,
-		SESSION.refreshToken,
-		SESSION.key,
-	]
-		.map((name) => credentials[name])
-		.filter((value): value is string => typeof value === 'string' && value !== '');
-}
-
 /**
  * The advice for a 403 on a cabinet's endpoint, in one place: `what` names it as the user knows it
  * ("cabinet ACC0000", "the cabinet of this campaign"); `extra` adds a reason only that endpoint has.
  */
 export function cabinetAccessHint(what: string, check = 'the Cabinet ID', extra = ''): string {
 	return `The access token has no permission on ${what}${extra}. Check ${check}, or ask the cabinet owner for access.`;
-}
-
-/**
- * Removes every secret named, and every token obtained in this process, from a text: a token
- * renewed during the run is in no list made before it, yet an answer may echo it.
- */
-export function scrub(text: string, secrets: string[] = []): string {
-	let out = text;
-	for (const secret of [...secrets, ...obtainedTokens()]) {
-		if (secret && secret.length >= 4) out = out.split(secret).join('***');
-	}
-	return out;
 }
 
 /**

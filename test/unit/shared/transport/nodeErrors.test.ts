@@ -2,12 +2,10 @@ import { NodeApiError } from 'n8n-workflow';
 import {
 	apiError,
 	cabinetAccessHint,
-	scrub,
-	secretsOf,
 	toNodeApiError,
 	type ErrorContext,
-} from '../../../../nodes/shared/transport/errors';
-import type { Failure } from '../../../../nodes/shared/transport/failure';
+} from '../../../../nodes/shared/transport/nodeErrors';
+import type { Failure } from '../../../../nodes/shared/transport/apiFailure';
 import { NODE, TOKEN } from '../../../support/fakeContext';
 
 const read: ErrorContext = { idempotent: true, attempts: 1 };
@@ -16,27 +14,6 @@ const write: ErrorContext = { idempotent: false, attempts: 1 };
 function messageOf(failure: Failure, context: ErrorContext): string {
 	return toNodeApiError(NODE, failure, context).message;
 }
-
-describe('secrets', () => {
-	test('secretsOf takes the token, refresh token and password, skipping empty or non-text values', () => {
-		expect(
-			secretsOf({
-				accessToken: 'tok-1',
-				refreshToken: '',
-				password: 'pw-secret',
-				baseUrl: 'https://x',
-				other: 'o',
-			}),
-		).toEqual(['tok-1', 'pw-secret']);
-		expect(secretsOf({ accessToken: 12345 as unknown as string })).toEqual([]);
-	});
-
-	test('scrub replaces every occurrence, and leaves secrets shorter than 4 characters alone', () => {
-		expect(scrub(`a ${TOKEN} b ${TOKEN}`, [TOKEN])).toBe('a *** b ***');
-		expect(scrub('abc abc', ['abc'])).toBe('abc abc');
-		expect(scrub('nothing to hide')).toBe('nothing to hide');
-	});
-});
 
 describe('toNodeApiError: the message stands alone', () => {
 	test("401: the API's words, then what to do; the description explains the token", () => {

@@ -1,3 +1,4 @@
+import { viewOf } from '../../../../nodes/shared/auth/credentialView';
 import {
 	FIRST_PAUSE_MS,
 	forgetRefusal,
@@ -6,7 +7,7 @@ import {
 	refusalInForce,
 	refusalKey,
 	rememberRefusal,
-} from '../../../../nodes/shared/transport/refusals';
+} from '../../../../nodes/shared/auth/refusals';
 
 const credential = {
 	authMethod: 'password',
@@ -19,7 +20,7 @@ beforeEach(() => forgetRefusals());
 
 describe('a refused sign-in is remembered per credential fingerprint', () => {
 	test('5 minutes first, doubling with each refusal up to 1 hour', () => {
-		const key = refusalKey(credential);
+		const key = refusalKey(viewOf(credential));
 		let now = 1_000_000;
 		const pauses: number[] = [];
 		for (let i = 0; i < 6; i++) {
@@ -35,17 +36,17 @@ describe('a refused sign-in is remembered per credential fingerprint', () => {
 	});
 
 	test('any edit of the fields that sign in gives another fingerprint; other fields do not', () => {
-		const key = refusalKey(credential);
-		expect(refusalKey({ ...credential, password: 'pw-2' })).not.toBe(key);
-		expect(refusalKey({ ...credential, username: 'v@x.test' })).not.toBe(key);
-		expect(refusalKey({ ...credential, baseUrl: 'https://b.test' })).not.toBe(key);
-		expect(refusalKey({ ...credential, rateLimitRequests: 3 })).toBe(key);
+		const key = refusalKey(viewOf(credential));
+		expect(refusalKey(viewOf({ ...credential, password: 'pw-2' }))).not.toBe(key);
+		expect(refusalKey(viewOf({ ...credential, username: 'v@x.test' }))).not.toBe(key);
+		expect(refusalKey(viewOf({ ...credential, baseUrl: 'https://b.test' }))).not.toBe(key);
+		expect(refusalKey(viewOf({ ...credential, rateLimitRequests: 3 }))).toBe(key);
 		// The fingerprint holds nothing of the password.
 		expect(key).not.toContain('pw-1');
 	});
 
 	test('a success forgets the refusal: the next one starts at 5 minutes again', () => {
-		const key = refusalKey(credential);
+		const key = refusalKey(viewOf(credential));
 		rememberRefusal(key, '', 0);
 		rememberRefusal(key, '', FIRST_PAUSE_MS);
 		forgetRefusal(key);

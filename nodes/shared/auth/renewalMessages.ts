@@ -1,6 +1,6 @@
-import { apiMessage, RENEWAL_FAILED, type Failure } from './failure';
-import { obtainedTokens } from './obtainedTokens';
+import { apiMessage, RENEWAL_FAILED, type Failure } from '../transport/apiFailure';
 import { clockTime, duration, type Refusal } from './refusals';
+import { scrub } from './secrets';
 
 export const CREDENTIAL = 'the Ad Cabinet API credential';
 export const NOT_PERFORMED =
@@ -26,14 +26,6 @@ export class RenewalFailed extends Error {
 	}
 }
 
-export function scrubbed(value: string, secrets: string[]): string {
-	let out = value;
-	for (const secret of [...secrets, ...obtainedTokens()]) {
-		if (secret.length >= 4) out = out.split(secret).join('***');
-	}
-	return out;
-}
-
 /** What the API said, in brackets (with its status unless told not to), never echoing a secret. */
 export function said(failure: Failure, secrets: string[], withStatus = true): string {
 	const words = apiMessage(failure)?.replace(/[.\s]+$/, '');
@@ -42,8 +34,8 @@ export function said(failure: Failure, secrets: string[], withStatus = true): st
 			? String(failure.status)
 			: failure.code
 		: undefined;
-	if (!status) return words ? ` (${scrubbed(words, secrets)})` : '';
-	return ` (${status}${words ? `: ${scrubbed(words, secrets)}` : ''})`;
+	if (!status) return words ? ` (${scrub(words, secrets)})` : '';
+	return ` (${status}${words ? `: ${scrub(words, secrets)}` : ''})`;
 }
 
 function hostOf(url: string): string {

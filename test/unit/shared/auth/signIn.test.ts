@@ -1,11 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import {
-	bearerTokenOf,
-	forgetSharedRenewals,
-	renewSession,
-	SESSION,
-	sessionOwner,
-} from '../../../../nodes/shared/transport/renewal';
+import { SESSION, viewOf } from '../../../../nodes/shared/auth/credentialView';
+import { forgetSharedRenewals, renewSession } from '../../../../nodes/shared/auth/renewal';
+import { bearerTokenOf, sessionOwner } from '../../../../nodes/shared/auth/session';
 import { httpError, networkError } from '../../../support/fakeContext';
 import {
 	BASE,
@@ -27,7 +23,7 @@ describe('sign-in with username and password', () => {
 			refresh_token: 'ref-1',
 		}));
 		const credentials = passwordCredential();
-		const output = await renewSession.call(self, credentials);
+		const output = await renewSession.call(self, viewOf(credentials));
 		expect(httpRequest).toHaveBeenCalledTimes(1);
 		const sent = httpRequest.mock.calls[0][0];
 		expect(sent).toMatchObject({
@@ -41,20 +37,20 @@ describe('sign-in with username and password', () => {
 		expect(output).toEqual({
 			[SESSION.token]: 'acc-1',
 			[SESSION.refreshToken]: 'ref-1',
-			[SESSION.owner]: sessionOwner(credentials, String(output[SESSION.key])),
+			[SESSION.owner]: sessionOwner(viewOf(credentials), String(output[SESSION.key])),
 			[SESSION.key]: expect.stringMatching(/^[0-9a-z]{16,}$/),
 			// A refusal kept from before is cleared.
 			[SESSION.refusal]: '',
 		});
 		// The obtained token is what requests then carry.
-		expect(bearerTokenOf({ ...credentials, ...output } as ICredentialDataDecryptedObject)).toBe(
-			'acc-1',
-		);
+		expect(
+			bearerTokenOf(viewOf({ ...credentials, ...output } as ICredentialDataDecryptedObject)),
+		).toBe('acc-1');
 	});
 
 	test('special characters in the password reach the API intact', async () => {
 		const { self, httpRequest } = helper(() => ({ access_token: 'a', refresh_token: 'r' }));
-		await renewSession.call(self, passwordCredential({ password: 'p&w=1 +%ü' }));
+		await renewSession.call(self, viewOf(passwordCredential({ password: 'p&w=1 +%ü' })));
 		expect(new URLSearchParams(String(httpRequest.mock.calls[0][0].body)).get('password')).toBe(
 			'p&w=1 +%ü',
 		);
@@ -80,19 +76,21 @@ describe('sign-in with username and password', () => {
 		const { self } = helper(() => {
 			throw httpError(422, { detail: `bad value ${PASSWORD}` });
 		});
-		const error = await failureOf(renewSession.call(self, passwordCredential()));
+		const error = await failureOf(renewSession.call(self, viewOf(passwordCredential())));
 		expect(error.message).toContain('(422: bad value ***)');
 		expect(error.message).not.toContain(PASSWORD);
 	});
 
 	test('empty username or password: said before anything is sent', async () => {
 		const { self, httpRequest } = helper(() => ({}));
-		const error = await failureOf(renewSession.call(self, passwordCredential({ username: ' ' })));
+		const error = await failureOf(
+			renewSession.call(self, viewOf(passwordCredential({ username: ' ' }))),
+		);
 		expect(error.message).toMatch(
 			/^Sign-in to the Ad Cabinet API failed: Username is empty in the Ad Cabinet API credential, and Sign-in Method is Username and Password\. Fill in/,
 		);
 		const both = await failureOf(
-			renewSession.call(self, passwordCredential({ username: '', password: '' })),
+			renewSession.call(self, viewOf(passwordCredential({ username: '', password: '' }))),
 		);
 		expect(both.message).toContain('Username and Password are empty');
 		expect(httpRequest).not.toHaveBeenCalled();
@@ -127,7 +125,7 @@ describe('sign-in with username and password', () => {
 			});
 			// Transient failures are retried; these tests are about the message, so none is.
 			jest.spyOn(Math, 'random').mockReturnValue(0);
-			const error = await failureOf(renewSession.call(self, passwordCredential()));
+			const error = await failureOf(renewSession.call(self, viewOf(passwordCredential())));
 			expect(error.message.startsWith(start)).toBe(true);
 			expect(error.message).toMatch(
 				/The request itself was not performed, so running it again after the fix is safe\.$/,
@@ -137,7 +135,7 @@ describe('sign-in with username and password', () => {
 
 	test('an answer without an access token says the Base URL is probably not the API', async () => {
 		const { self } = helper(() => '<html>welcome</html>');
-		const error = await failureOf(renewSession.call(self, passwordCredential()));
+		const error = await failureOf(renewSession.call(self, viewOf(passwordCredential())));
 		expect(error.message).toContain(
 			'answered without an access token, so it is probably not the Ad Cabinet API',
 		);
@@ -146,7 +144,7 @@ describe('sign-in with username and password', () => {
 	test('a Base URL that is not an http(s) address is refused before anything is sent', async () => {
 		const { self, httpRequest } = helper(() => ({}));
 		const error = await failureOf(
-			renewSession.call(self, passwordCredential({ baseUrl: 'client.example.test' })),
+			renewSession.call(self, viewOf(passwordCredential({ baseUrl: 'client.example.test' }))),
 		);
 		expect(error.message).toContain(
 			'Base URL in the Ad Cabinet API credential must be an http:// or https:// address',

@@ -1,14 +1,9 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import {
-	authMethodOf,
-	bearerTokenOf,
-	forgetSharedRenewals,
-	renewSession,
-	repeatsSoFar,
-	SESSION,
-} from '../../../../nodes/shared/transport/renewal';
-import { forgetRefusals } from '../../../../nodes/shared/transport/refusals';
-import { markSent } from '../../../../nodes/shared/transport/session';
+import { SESSION, viewOf } from '../../../../nodes/shared/auth/credentialView';
+import { forgetSharedRenewals, renewSession } from '../../../../nodes/shared/auth/renewal';
+import { repeatsSoFar } from '../../../../nodes/shared/auth/sendCounts';
+import { forgetRefusals } from '../../../../nodes/shared/auth/refusals';
+import { bearerTokenOf, markSent } from '../../../../nodes/shared/auth/session';
 import { deferred, httpError, settle } from '../../../support/fakeContext';
 import {
 	BASE,
@@ -23,6 +18,9 @@ import {
 	signedIn,
 } from '../../../support/renewalContext';
 
+const authMethodOf = (credentials: ICredentialDataDecryptedObject) =>
+	viewOf(credentials).authMethod;
+
 beforeEach(() => forgetSharedRenewals());
 afterEach(() => jest.restoreAllMocks());
 
@@ -30,7 +28,7 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 	test("an expired access token is renewed with the last sign-in's refresh token, in a header named refresh_token", async () => {
 		const { self, httpRequest } = helper(() => ({ access_token: 'acc-2', token_type: 'Bearer' }));
 		const credentials = signedIn(passwordCredential());
-		const output = await renewSession.call(self, credentials);
+		const output = await renewSession.call(self, viewOf(credentials));
 		expect(httpRequest).toHaveBeenCalledTimes(1);
 		expect(httpRequest.mock.calls[0][0]).toMatchObject({
 			method: 'GET',
@@ -53,7 +51,7 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 				throw httpError(401, { detail: 'Refresh Token Expired', status_code: 401 });
 			return { access_token: 'acc-3', refresh_token: 'ref-3' };
 		});
-		const output = await renewSession.call(self, signedIn(passwordCredential()));
+		const output = await renewSession.call(self, viewOf(signedIn(passwordCredential())));
 		expect(httpRequest.mock.calls.map(([o]) => (login(o) ? 'sign-in' : 'refresh'))).toEqual([
 			'refresh',
 			'sign-in',
@@ -66,8 +64,8 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 		const before = signedIn(passwordCredential());
 		const edited = { ...before, password: 'a-new-password' };
 		// Requests carry no token until the renewal: the API answers 401 and n8n renews.
-		expect(bearerTokenOf(edited)).toBe('');
-		await renewSession.call(self, edited);
+		expect(bearerTokenOf(viewOf(edited))).toBe('');
+		await renewSession.call(self, viewOf(edited));
 		expect(httpRequest).toHaveBeenCalledTimes(1);
 		expect(login(httpRequest.mock.calls[0][0])).toBe(true);
 	});
@@ -80,11 +78,11 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 			baseUrl: BASE,
 			[SESSION.token]: '',
 		};
-		const output = await renewSession.call(self, credentials);
+		const output = await renewSession.call(self, viewOf(credentials));
 		expect(httpRequest.mock.calls[0][0].headers).toMatchObject({ refresh_token: PASTED_REFRESH });
-		expect(bearerTokenOf({ ...credentials, ...output } as ICredentialDataDecryptedObject)).toBe(
-			'acc-5',
-		);
+		expect(
+			bearerTokenOf(viewOf({ ...credentials, ...output } as ICredentialDataDecryptedObject)),
+		).toBe('acc-5');
 	});
 
 	test('Refresh Token that expired, with no username and password: paste a new one or switch to Username and Password', async () => {
@@ -99,7 +97,7 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 			username: 'left@over.test',
 			password: PASSWORD,
 		};
-		const error = await failureOf(renewSession.call(self, credentials));
+		const error = await failureOf(renewSession.call(self, viewOf(credentials)));
 		expect(error.message).toMatch(
 			/^Renewing the access token with the refresh token failed: the API refused the refresh token \(401: Refresh Token Expired\)\. A refresh token lasts 30 days from sign-in and cannot be renewed itself\. Paste a new Refresh Token into the Ad Cabinet API credential, or switch Sign-in Method to Username and Password so that n8n signs in again by itself when a refresh token runs out\. Editing the credential tries again at once; until then n8n tries this refresh token again at \d\d:\d\d:\d\d UTC \(in 5 minutes\), not before\. The request itself was not performed, so running it again after the fix is safe\.$/,
 		);
@@ -110,7 +108,7 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 	test('Refresh Token left empty: said before anything is sent', async () => {
 		const { self, httpRequest } = helper(() => ({}));
 		const error = await failureOf(
-			renewSession.call(self, { authMethod: 'refreshToken', baseUrl: BASE }),
+			renewSession.call(self, viewOf({ authMethod: 'refreshToken', baseUrl: BASE })),
 		);
 		expect(error.message).toContain('Sign-in Method is Refresh Token but Refresh Token is empty');
 		expect(httpRequest).not.toHaveBeenCalled();
@@ -123,14 +121,14 @@ describe('renewal: the refresh token while it works, sign-in when it does not', 
 			accessToken: ' pasted-access ',
 			baseUrl: BASE,
 		};
-		expect(await renewSession.call(self, credentials)).toEqual({ [SESSION.token]: '-' });
+		expect(await renewSession.call(self, viewOf(credentials))).toEqual({ [SESSION.token]: '-' });
 		expect(httpRequest).not.toHaveBeenCalled();
-		expect(bearerTokenOf(credentials)).toBe('pasted-access');
+		expect(bearerTokenOf(viewOf(credentials))).toBe('pasted-access');
 	});
 
 	test('a credential saved with only an access token (before the sign-in methods) is read as Access Token', () => {
 		expect(authMethodOf({ accessToken: 'legacy', baseUrl: BASE })).toBe('accessToken');
-		expect(bearerTokenOf({ accessToken: 'legacy', baseUrl: BASE })).toBe('legacy');
+		expect(bearerTokenOf(viewOf({ accessToken: 'legacy', baseUrl: BASE }))).toBe('legacy');
 		expect(authMethodOf({ baseUrl: BASE })).toBe('password');
 	});
 });
@@ -142,7 +140,7 @@ describe('requests that find the same expired token at once share one renewal', 
 		const credentials = passwordCredential();
 		const calls = Array.from(
 			{ length: 8 },
-			async () => await renewSession.call(self, { ...credentials }),
+			async () => await renewSession.call(self, viewOf({ ...credentials })),
 		);
 		await settle();
 		answer.resolve({ access_token: 'acc-6', refresh_token: 'ref-6' });
@@ -167,7 +165,7 @@ describe('requests that find the same expired token at once share one renewal', 
 		// What n8n stored: no token, the refusal, and whose fields it was.
 		const stored = {
 			...credentials,
-			...(await renewSession.call(self, credentials)),
+			...(await renewSession.call(self, viewOf(credentials))),
 		} as ICredentialDataDecryptedObject;
 		expect(stored[SESSION.token]).toBe('');
 		expect(JSON.parse(String(stored[SESSION.refusal]))).toMatchObject({ pauseMs: 5 * 60_000 });
@@ -189,12 +187,12 @@ describe('requests that find the same expired token at once share one renewal', 
 		});
 		const first = {
 			...passwordCredential(),
-			...(await renewSession.call(self, passwordCredential())),
+			...(await renewSession.call(self, viewOf(passwordCredential()))),
 		} as ICredentialDataDecryptedObject;
 		forgetRefusals();
 		const later = Date.now() + 5 * 60_000 + 1;
 		jest.spyOn(Date, 'now').mockReturnValue(later);
-		const second = await renewSession.call(self, first);
+		const second = await renewSession.call(self, viewOf(first));
 		expect(httpRequest).toHaveBeenCalledTimes(2);
 		expect(JSON.parse(String(second[SESSION.refusal]))).toMatchObject({
 			pauseMs: 10 * 60_000,
@@ -211,7 +209,7 @@ describe('renewal under faults', () => {
 			if (refresh(options) && ++refreshes < 3) throw httpError(502, { detail: 'Bad gateway' });
 			return { access_token: 'acc-8' };
 		});
-		const output = await renewSession.call(self, signedIn(passwordCredential()));
+		const output = await renewSession.call(self, viewOf(signedIn(passwordCredential())));
 		expect(output[SESSION.token]).toBe('acc-8');
 		expect(httpRequest.mock.calls.map(([o]) => (login(o) ? 'sign-in' : 'refresh'))).toEqual([
 			'refresh',
@@ -223,13 +221,17 @@ describe('renewal under faults', () => {
 	test('a request that met the old token a moment after the renewal settled reads the renewed token', async () => {
 		const { self, httpRequest } = helper(() => ({ access_token: 'acc-9' }));
 		const credentials = signedIn(passwordCredential());
-		expect((await renewSession.call(self, { ...credentials }))[SESSION.token]).toBe('acc-9');
+		expect((await renewSession.call(self, viewOf({ ...credentials })))[SESSION.token]).toBe(
+			'acc-9',
+		);
 		await settle();
-		expect((await renewSession.call(self, { ...credentials }))[SESSION.token]).toBe('acc-9');
+		expect((await renewSession.call(self, viewOf({ ...credentials })))[SESSION.token]).toBe(
+			'acc-9',
+		);
 		expect(httpRequest).toHaveBeenCalledTimes(1);
 		// A request with the renewed token that is refused renews again.
 		const renewed = { ...credentials, [SESSION.token]: 'acc-9' };
-		await renewSession.call(self, renewed);
+		await renewSession.call(self, viewOf(renewed));
 		expect(httpRequest).toHaveBeenCalledTimes(2);
 	});
 
@@ -238,14 +240,16 @@ describe('renewal under faults', () => {
 			throw httpError(401, { detail: 'Invalid Refresh Token' });
 		});
 		const credentials = { authMethod: 'refreshToken', refreshToken: PASTED_REFRESH, baseUrl: BASE };
-		await failureOf(renewSession.call(self, credentials));
-		const again = await failureOf(renewSession.call(self, credentials));
+		await failureOf(renewSession.call(self, viewOf(credentials)));
+		const again = await failureOf(renewSession.call(self, viewOf(credentials)));
 		expect(again.message).toMatch(
 			/n8n did not send it again: the API refused this refresh token at \d\d:\d\d:\d\d UTC, and n8n tries it again at/,
 		);
 		expect(again.message).not.toContain(PASTED_REFRESH);
 		expect(httpRequest).toHaveBeenCalledTimes(1);
-		await failureOf(renewSession.call(self, { ...credentials, refreshToken: 'another-one-99' }));
+		await failureOf(
+			renewSession.call(self, viewOf({ ...credentials, refreshToken: 'another-one-99' })),
+		);
 		expect(httpRequest).toHaveBeenCalledTimes(2);
 	});
 
@@ -253,9 +257,9 @@ describe('renewal under faults', () => {
 		const { self, httpRequest } = helper(() => ({}));
 		const credentials = { authMethod: 'accessToken', accessToken: 'pasted-access', baseUrl: BASE };
 		// Before the first request (or in a credential Test): nothing to do.
-		await renewSession.call(self, credentials);
-		markSent(credentials);
-		const error = await failureOf(renewSession.call(self, credentials));
+		await renewSession.call(self, viewOf(credentials));
+		markSent(viewOf(credentials));
+		const error = await failureOf(renewSession.call(self, viewOf(credentials)));
 		expect(error.message).toMatch(
 			/^The Ad Cabinet API refused the pasted access token \(401\).*Paste a new token into Access Token/,
 		);
@@ -269,12 +273,12 @@ describe('renewal: the requests n8n sends again, counted for the pacer', () => {
 		const { self } = helper(() => ({ access_token: 'acc-7', refresh_token: 'ref-7' }));
 		const before = repeatsSoFar();
 		// n8n asks before the first request when the hidden token is empty: nothing was sent yet.
-		await renewSession.call(self, passwordCredential());
+		await renewSession.call(self, viewOf(passwordCredential()));
 		expect(repeatsSoFar()).toBe(before);
 		// After a 401 n8n hands preAuthentication the object the refused request was sent with.
 		const sent = signedIn(passwordCredential());
-		markSent(sent);
-		await renewSession.call(self, sent);
+		markSent(viewOf(sent));
+		await renewSession.call(self, viewOf(sent));
 		expect(repeatsSoFar()).toBe(before + 1);
 	});
 
@@ -284,13 +288,13 @@ describe('renewal: the requests n8n sends again, counted for the pacer', () => {
 		});
 		const before = repeatsSoFar();
 		const refused = passwordCredential();
-		markSent(refused);
-		const output = await renewSession.call(self, refused);
+		markSent(viewOf(refused));
+		const output = await renewSession.call(self, viewOf(refused));
 		expect(output[SESSION.refusal]).not.toBe('');
 		expect(repeatsSoFar()).toBe(before);
 		const sent = passwordCredential({ username: '' });
-		markSent(sent);
-		await expect(renewSession.call(self, sent)).rejects.toThrow();
+		markSent(viewOf(sent));
+		await expect(renewSession.call(self, viewOf(sent))).rejects.toThrow();
 		expect(repeatsSoFar()).toBe(before);
 	});
 });

@@ -1,4 +1,4 @@
-import { noteSend, sendsOf } from '../../../../nodes/shared/transport/sends';
+import { noteSend, sendsOf } from '../../../../nodes/shared/auth/sendCounts';
 import { AdCabinetApi } from '../../../../credentials/AdCabinetApi.credentials';
 
 describe('sends: how many times n8n sent one request', () => {

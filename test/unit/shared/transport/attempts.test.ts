@@ -1,10 +1,13 @@
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type { Failure } from '../../../../nodes/shared/transport/failure';
+import type { Failure } from '../../../../nodes/shared/transport/apiFailure';
 import {
 	DEFAULT_RETRY,
+	retried,
+	withDeadline,
 	withRetry,
 	type RetryPolicy,
-} from '../../../../nodes/shared/transport/retry';
+} from '../../../../nodes/shared/transport/attempts';
+import { DeadlineExceeded } from '../../../../nodes/shared/transport/apiFailure';
 import { NODE, httpError, networkError } from '../../../support/fakeContext';
 
 jest.mock('n8n-workflow', () => ({
@@ -132,5 +135,85 @@ describe('withRetry', () => {
 		const first = sleepMock.mock.calls[0][0];
 		expect(first).toBeGreaterThanOrEqual(200);
 		expect(first).toBeLessThanOrEqual(400);
+	});
+});
+
+describe('withDeadline: one attempt, headers and body together, cut off at its deadline', () => {
+	test('an answer that never comes is given up at the deadline, and the signal it was given fires', async () => {
+		let given: AbortSignal | undefined;
+		const started = Date.now();
+		const error = await withDeadline(100, async (signal) => {
+			given = signal;
+			return await new Promise(() => undefined);
+		}).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(DeadlineExceeded);
+		expect((error as DeadlineExceeded).ms).toBe(100);
+		expect(given?.aborted).toBe(true);
+		expect(Date.now() - started).toBeLessThan(2_000);
+	});
+
+	test('a request that fails because the deadline aborted it is reported as the deadline', async () => {
+		const error = await withDeadline(50, async (signal) => {
+			await new Promise((resolve) => signal.addEventListener('abort', resolve));
+			throw new Error('canceled');
+		}).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(DeadlineExceeded);
+	});
+
+	test('an answer in time is returned; an error in time is passed on as it is', async () => {
+		await expect(withDeadline(1_000, async () => 'answer')).resolves.toBe('answer');
+		const failure = httpError(503);
+		await expect(withDeadline(1_000, async () => await Promise.reject(failure))).rejects.toBe(
+			failure,
+		);
+	});
+
+	test("the execution's own cancel signal reaches the request too", async () => {
+		const cancel = new AbortController();
+		let given: AbortSignal | undefined;
+		const pending = withDeadline(
+			10_000,
+			async (signal) => {
+				given = signal;
+				return await new Promise((_resolve, reject) =>
+					signal.addEventListener('abort', () => reject(new Error('canceled'))),
+				);
+			},
+			cancel.signal,
+		);
+		cancel.abort();
+		await expect(pending).rejects.toThrow('canceled');
+		expect(given?.aborted).toBe(true);
+	});
+});
+
+describe('retried: the rules a caller adds to the one loop', () => {
+	test('before an attempt, a failure to end with stops the loop without sending', async () => {
+		const attempt = attempts([httpError(503), httpError(503)]);
+		const outcome = await retried(attempt, {
+			idempotent: true,
+			policy,
+			before: async (n, last) => (n === 3 ? last : undefined),
+		});
+		expect(outcome).toMatchObject({ failure: { status: 503 }, attempts: 2 });
+		expect(attempt).toHaveBeenCalledTimes(2);
+	});
+
+	test('before the wait, the caller may set the wait or give up', async () => {
+		const waits = await retried(attempts([httpError(429)]), {
+			idempotent: false,
+			policy,
+			beforeWait: () => 1_234,
+		});
+		expect(waits).toEqual({ answer: 'done', attempts: 2 });
+		expect(sleepMock.mock.calls.map((call) => call[0])).toEqual([1_234]);
+		const attempt = attempts([httpError(502)]);
+		const gaveUp = await retried(attempt, {
+			idempotent: true,
+			policy,
+			beforeWait: () => undefined,
+		});
+		expect(gaveUp).toMatchObject({ failure: { status: 502 }, attempts: 1 });
+		expect(attempt).toHaveBeenCalledTimes(1);
 	});
 });

@@ -18,13 +18,13 @@ export interface Failure {
 	location?: string;
 	/** The request was cut off at its deadline (headers and body together). */
 	deadlineMs?: number;
-	/** Sign-in or refresh failed (renewal.ts): its message says which step and what to change. */
+	/** Sign-in or refresh failed (auth/renewalMessages.ts): its message says which step and what to change. */
 	renewal?: string;
 	/** The renewed token was refused, and so was the one read back from the credential. */
 	revoked?: boolean;
 }
 
-/** The name a renewal failure carries (renewal.ts), whatever wraps it. */
+/** The name a renewal failure carries (auth/renewalMessages.ts), whatever wraps it. */
 export const RENEWAL_FAILED = 'AdCabinetRenewalFailed';
 
 /** A renewal failure inside an error n8n wrapped (once or twice), if there is one. */

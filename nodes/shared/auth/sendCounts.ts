@@ -18,3 +18,20 @@ export function noteSend(given: object, returned: object): void {
 export function sendsOf(options: object): number | undefined {
 	return sendCounts.get(options);
 }
+
+/** Requests this process let n8n send again after a 401, with a renewed token. */
+let repeats = 0;
+
+/** preAuthentication after a 401 renewed the token: n8n sends the request again now. */
+export function noteRepeat(): void {
+	repeats += 1;
+}
+
+/**
+ * How many requests n8n has sent again after a 401 in this process so far. A request during
+ * which the count did not move was sent once (a declarative request, whose options n8n builds,
+ * is counted this way).
+ */
+export function repeatsSoFar(): number {
+	return repeats;
+}

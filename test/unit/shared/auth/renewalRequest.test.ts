@@ -1,6 +1,7 @@
+import { viewOf } from '../../../../nodes/shared/auth/credentialView';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { pacer } from '../../../../nodes/shared/transport/pacing';
-import { renewalPace, sendRenewal } from '../../../../nodes/shared/transport/renewalRequest';
+import { renewalPace, sendRenewal } from '../../../../nodes/shared/auth/renewalRequest';
 import { httpError, networkError } from '../../../support/fakeContext';
 
 const LOGIN: IHttpRequestOptions = { method: 'POST', url: 'https://api.example.test/api/v2/login' };
@@ -68,12 +69,12 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 
 	test('paced on its own path: the credential limit applies to sign-in too', async () => {
 		const pace = renewalPace(
-			{
+			viewOf({
 				baseUrl: 'https://api.example.test',
 				username: 'u',
 				rateLimitRequests: 2,
 				rateLimitWindow: 0.3,
-			},
+			}),
 			'/api/v2/login',
 		);
 		expect(pace?.key).toContain('/api/v2/login');
@@ -87,12 +88,12 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 
 	test('a 429 closes the path for the window plus 1 s, and the renewal waits for it and then succeeds', async () => {
 		const pace = renewalPace(
-			{
+			viewOf({
 				baseUrl: 'https://api.example.test',
 				username: 'u',
 				rateLimitRequests: 10,
 				rateLimitWindow: 0.2,
-			},
+			}),
 			'/api/v2/login',
 		);
 		if (!pace) throw new Error('pacing is on');
@@ -109,12 +110,12 @@ describe('a sign-in or refresh request follows the rules of every request', () =
 
 	test('a block that outlasts the renewal deadline ends it with the 429, without sending into the block', async () => {
 		const pace = renewalPace(
-			{
+			viewOf({
 				baseUrl: 'https://api.example.test',
 				username: 'u',
 				rateLimitRequests: 10,
 				rateLimitWindow: 60,
-			},
+			}),
 			'/api/v2/login',
 		);
 		const { self, httpRequest } = helper(() => {

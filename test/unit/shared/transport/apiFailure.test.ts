@@ -6,7 +6,7 @@ import {
 	isRetryable,
 	provedNotProcessed,
 	readFailure,
-} from '../../../../nodes/shared/transport/failure';
+} from '../../../../nodes/shared/transport/apiFailure';
 import { httpError, networkError, wrappedByN8n } from '../../../support/fakeContext';
 
 describe('readFailure: what a failed attempt tells', () => {
