@@ -8,6 +8,7 @@
 import { formatMs, median } from '../lib/measure';
 import type { Line } from '../lib/report';
 import { Child } from '../lib/rpc';
+import type { Breakdown } from '../wan/breakdown';
 import type { SubjectName } from '../stats/subjects';
 import type { RunAnswer } from '../stats/worker';
 import { SANDBOX_NOW, type RowsDigest, type StatsWorkload } from '../stats/workload';
@@ -35,7 +36,14 @@ const SHORT: Partial<Record<SubjectName, string>> = {
 export interface WanRaw {
 	workload: { days: number; rows: number; pages: number };
 	/** Per link: each subject's times, and the connections one of its pulls opened (through the proxy). */
-	links: Array<Link & { time: Record<string, number[]>; connections: Record<string, number> }>;
+	links: Array<
+		Link & {
+			time: Record<string, number[]>;
+			connections: Record<string, number>;
+			/** One more pull of the Stats node, traced request by request (not a timed pull). */
+			breakdown?: Breakdown;
+		}
+	>;
 }
 
 function linkName(link: Link): string {
@@ -46,6 +54,22 @@ function linkName(link: Link): string {
 /** Median of the per-repetition ratios: the pulls of a repetition ran seconds apart, under the same load. */
 function pairedRatio(a: number[], b: number[]): number {
 	return median(a.map((value, i) => value / b[i]));
+}
+
+/** The traced pull: where one request's time goes, on average, and how full the gate was kept. */
+function breakdownLine(link: Link, b: Breakdown): Line {
+	const r = b.perRequest;
+	const ms = (value: number) => `${value.toFixed(1)} ms`;
+	return {
+		id: 'W',
+		what: `${linkName(link)}: one traced Stats pull, per request (mean of ${b.requests})`,
+		goal: '',
+		measured:
+			`gate wait ${ms(r.gate)}; ours before n8n's helper ${ms(r.oursBefore)}; helper before the wire ${ms(r.helperBefore)}; ` +
+			`on the wire until the headers ${ms(r.wire)}, then the body ${ms(r.body)}; helper after ${ms(r.helperAfter)}; ours after (parse) ${ms(r.oursAfter)}; ` +
+			`between a part's pages ${ms(r.betweenPages)}. Pull ${formatMs(b.wallMs)}: first page back at ${formatMs(b.firstPageMs)}, ` +
+			`next request at ${formatMs(b.partsStartMs)}; ${b.meanInFlight.toFixed(1)} requests in flight on average; ${formatMs(b.cpuMs)} of CPU`,
+	};
 }
 
 export async function wanBench(
@@ -108,7 +132,13 @@ export async function wanBench(
 					time[subject].push(answer.ms);
 				}
 			}
-			raw.links.push({ ...link, time, connections });
+			// After the timed pulls, so that the tracing's own cost is in none of them.
+			const breakdown =
+				link.rttMs > 0
+					? await workers.ours.call<Breakdown>('traced', { subject: 'ours', workload })
+					: undefined;
+			await sandbox.call('clearLog');
+			raw.links.push({ ...link, time, connections, breakdown });
 			log(
 				`  ${linkName(link)}: ${SUBJECTS.map((s) => `${s} ${formatMs(median(time[s]))}`).join(', ')}`,
 			);
@@ -154,6 +184,7 @@ export async function wanBench(
 				ratio: pairedRatio(t.ours, t.floor),
 				...(w1 ? { limit: 0.6 } : link.rttMs === 0 ? { limit: 1.4 } : {}),
 			},
+			...(link.breakdown ? [breakdownLine(link, link.breakdown)] : []),
 			{
 				id: link.rttMs === 0 ? 'W2' : 'W',
 				what: `${linkName(link)}: Stats node (default Requests at Once) vs the same with Requests at Once 1`,

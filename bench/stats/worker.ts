@@ -5,6 +5,7 @@
  */
 import { collectGarbage, timed } from '../lib/measure';
 import { serve } from '../lib/rpc';
+import { traced, type Breakdown } from '../wan/breakdown';
 import { RUN, type SubjectName } from './subjects';
 import { digest, jsonBytes, type RowsDigest, type StatsWorkload } from './workload';
 
@@ -69,6 +70,12 @@ serve({
 			jsonBytes: bytes,
 		};
 		return answer;
+	},
+	/** One more pull with every request traced (bench/wan/breakdown.ts); not a timed pull. */
+	traced: async (raw): Promise<Breakdown> => {
+		const { subject, workload } = raw as RunArgs;
+		collectGarbage();
+		return (await traced(() => RUN[subject](workload))).breakdown;
 	},
 	/** Loads the subject's modules and opens its connections before anything is measured. */
 	warm: async (raw) => {
