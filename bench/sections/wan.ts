@@ -179,10 +179,10 @@ export async function wanBench(
 			{
 				id: w1 ? 'W1' : link.rttMs === 0 ? 'W2' : 'W',
 				what: `${linkName(link)}: Stats node vs sequential undici keep-alive floor`,
-				goal: w1 ? '≤ 0.6× floor' : link.rttMs === 0 ? '≤ 1.4× floor' : '',
+				goal: w1 ? '≤ 0.55× floor' : link.rttMs === 0 ? '≤ 1.4× floor' : '',
 				measured: `${formatMs(median(t.ours))} vs ${formatMs(median(t.floor))}`,
 				ratio: pairedRatio(t.ours, t.floor),
-				...(w1 ? { limit: 0.6 } : link.rttMs === 0 ? { limit: 1.4 } : {}),
+				...(w1 ? { limit: 0.55 } : link.rttMs === 0 ? { limit: 1.4 } : {}),
 			},
 			...(link.breakdown ? [breakdownLine(link, link.breakdown)] : []),
 			{
