@@ -5,7 +5,7 @@
 import { apiRequests } from '../../harness/sandbox';
 import type { Sandbox } from '../../sandbox';
 import type { GroupMemory } from '../lib/memory';
-import type { Received } from './sink';
+import type { Received } from '../lib/sink';
 import { FIGURES } from './workflows';
 
 export const SIGN_IN_PATH = '/api/v2/login';

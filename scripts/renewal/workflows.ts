@@ -3,7 +3,7 @@
  * scheduled Stats → CSV (every 17 s), and a manual run of a multipart write (Audiences Create).
  */
 import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../lib/workflows';
-import { NAMES, scheduledWorkflow, triggerWorkflow } from '../queue/workflows';
+import { NAMES, scheduledWorkflow, triggerWorkflow } from '../lib/statsWorkflows';
 
 export const AUDIENCE_TYPE = 'n8n-nodes-ad-cabinet.adCabinetAudiences';
 export const MANUAL_NAMES = { manual: 'Run by hand', create: 'Create audience' };

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
+import { figuresOf, identityOf, type HeldRow } from '../lib/rowFigures';
 
 /** The columns the Stats node's Simplify gives a row by campaign, and their types in each store. */
 export const COLUMNS: Array<{
@@ -31,35 +32,6 @@ export const COLUMNS: Array<{
 	{ name: 'cpa', sql: 'numeric', dataTable: 'number' },
 	{ name: 'cvr', sql: 'numeric', dataTable: 'number' },
 ];
-
-/** The figures compared between a store and the API (numbers), and the name (text). */
-export const FIGURES = [
-	'exchanged_spent',
-	'views',
-	'clicks',
-	'actions',
-	'ctr',
-	'cpc',
-	'cpm',
-	'cpa',
-	'cvr',
-];
-
-/** What a store holds of one row, in a form both stores and the API's rows compare in. */
-export interface HeldRow {
-	rowKey: string;
-	/** Period start (ms) and campaign: what the row is about. */
-	identity: string;
-	figures: string;
-}
-
-export function identityOf(periodMs: number, campaignId: unknown): string {
-	return `${new Date(periodMs).toISOString().slice(0, 10)}/${String(campaignId)}`;
-}
-
-export function figuresOf(row: Record<string, unknown>): string {
-	return [...FIGURES.map((field) => Number(row[field])), String(row.campaign_name)].join('|');
-}
 
 interface PgClient {
 	connect(): Promise<void>;

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 import { rowKey } from '../../nodes/shared/stats/rows';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import { GROUPING } from './workflows';
+import { GROUPING } from './statsWorkflows';
 
 export const STATS_PAGE_PATH = '/api/v1/stats/page';
 export const FIVE_MINUTES = 5 * 60_000;

@@ -6,7 +6,7 @@
  * with `success`) around each job. A process that runs a workflow itself logs `Running node "<name>"
  * started` for each node, with the workflow's id.
  */
-import type { LogEntry } from '../lib/logs';
+import type { LogEntry } from './logs';
 
 export interface ExecutionTrace {
 	enqueuedByMain: boolean;

@@ -9,14 +9,8 @@ import { createHash } from 'node:crypto';
 import type { IConnections, INode } from 'n8n-workflow';
 import { itemsOf as harnessItemsOf, runExample, type WorkflowResult } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
-import { ENCRYPTION_KEY } from '../lib/runtime';
-import {
-	binaryBytes,
-	executableNodes,
-	itemsOf,
-	type Example,
-	type RunData,
-} from '../lib/workflows';
+import { ENCRYPTION_KEY } from './runtime';
+import { binaryBytes, executableNodes, itemsOf, type Example, type RunData } from './workflows';
 
 interface ComparableItem {
 	json: unknown;

@@ -1,6 +1,6 @@
 /** The context an entry of expectations.ts gets, and small helpers for writing entries. */
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import type { Example, Item, RunData } from '../lib/workflows';
+import type { Example, Item, RunData } from './workflows';
 
 export interface ExampleContext {
 	example: Example;
