@@ -13,12 +13,12 @@ import type { RunAnswer } from '../stats/worker';
 import { SANDBOX_NOW, type RowsDigest, type StatsWorkload } from '../stats/workload';
 import { sameRows, WrongData } from './stats';
 
-export interface Link {
+interface Link {
 	rttMs: number;
 	setupRtts: number;
 }
 
-export interface WanOptions {
+interface WanOptions {
 	days: number;
 	repetitions: number;
 	links: Link[];
@@ -32,7 +32,7 @@ const SHORT: Partial<Record<SubjectName, string>> = {
 	floor: 'keep-alive floor',
 };
 
-export interface WanRaw {
+interface WanRaw {
 	workload: { days: number; rows: number; pages: number };
 	/** Per link: each subject's times, and the connections one of its pulls opened (through the proxy). */
 	links: Array<Link & { time: Record<string, number[]>; connections: Record<string, number> }>;

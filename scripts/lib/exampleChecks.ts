@@ -21,7 +21,7 @@ import {
 } from './workflows';
 
 /** `n8n execute` can exit 0 having run nothing: the run must have succeeded on every node. */
-export function assertRanCompletely(example: Example, run: RunData): void {
+function assertRanCompletely(example: Example, run: RunData): void {
 	const { error, runData } = run.data.resultData;
 	if (error) {
 		const where = error.node?.name ? ` in "${error.node.name}"` : '';
@@ -113,7 +113,7 @@ export async function planExamples(
 	return planned;
 }
 
-export interface ExampleRunSetup {
+interface ExampleRunSetup {
 	checks: Checks;
 	/** The sandbox n8n talks to, and its twin (same seed and instant) for the harness. */
 	sandbox: Sandbox;

@@ -14,7 +14,7 @@
 import type { Grouping } from '../../nodes/shared/stats/apiValues';
 import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from './workflows';
 
-export const TRIGGER_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStatsTrigger';
+const TRIGGER_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStatsTrigger';
 export const STATS_TYPE = 'n8n-nodes-ad-cabinet.adCabinetStats';
 
 /** The trigger's period unit: the finest there is, so that a new period completes every 5 minutes. */
@@ -27,7 +27,6 @@ export const SCHEDULE_SECONDS = 17;
 /** Workflow B's currency; the trigger copies are in TRIGGER_CURRENCIES. */
 export const CURRENCY = 'EUR';
 export const TRIGGER_CURRENCIES = ['EUR', 'USD'] as const;
-export type TriggerCurrency = (typeof TRIGGER_CURRENCIES)[number];
 
 export const NAMES = {
 	trigger: 'New stats rows',

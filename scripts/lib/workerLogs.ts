@@ -8,7 +8,7 @@
  */
 import type { LogEntry } from './logs';
 
-export interface ExecutionTrace {
+interface ExecutionTrace {
 	enqueuedByMain: boolean;
 	/** Indexes of the workers whose own log says they started it. */
 	startedOn: number[];

@@ -31,7 +31,7 @@ import {
 } from './workflows';
 
 /** An advertiser of 120 ads: their statistics by ad stay near a hundred rows a day. */
-export const AD_COUNT = 120;
+const AD_COUNT = 120;
 
 export interface Month {
 	clock: SimClock;

@@ -28,7 +28,7 @@ function watermarkOf(staticData: unknown): number | undefined {
 	return typeof wm === 'number' ? wm : undefined;
 }
 
-export interface TriggerFlow {
+interface TriggerFlow {
 	currency: string;
 	id: string;
 }

@@ -29,7 +29,7 @@ import {
 import type { LocalRegistry } from './verdaccio';
 
 /** The example run after each install: a manual trigger, our Stats node, Convert to File. */
-export const EXAMPLE_FILE = 'stats-to-csv.json';
+const EXAMPLE_FILE = 'stats-to-csv.json';
 
 export interface StageContext {
 	checks: Checks;

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { freePort, spawnGroup, tail, waitForHttp, type Spawned } from '../lib/processes';
 import { cacheRoot, REPO_ROOT } from '../lib/runtime';
 
-export const VERDACCIO_VERSION = '6.10.4';
+const VERDACCIO_VERSION = '6.10.4';
 
-export interface Packument {
+interface Packument {
 	name: string;
 	'dist-tags': Record<string, string>;
 	versions: Record<string, { version: string; dist: { tarball: string; integrity?: string } }>;
@@ -32,7 +32,7 @@ export interface LocalRegistry {
 }
 
 /** Installs Verdaccio into the cache when missing (seconds, once); returns its folder. */
-export function ensureVerdaccio(nodeBinDir: string): string {
+function ensureVerdaccio(nodeBinDir: string): string {
 	const script = join(REPO_ROOT, 'scripts', 'registry', 'install-verdaccio.sh');
 	const result = spawnSync('bash', [script], {
 		env: {

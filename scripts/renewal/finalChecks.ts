@@ -12,7 +12,7 @@ import type { FailingTestsFrom } from './failingTests';
 import { api, authCounts, isAuth, line, unrepeated401s } from './trail';
 
 /** What the first part counted while it ran. */
-export interface FirstPart {
+interface FirstPart {
 	polls: () => number;
 	pollExpiries: () => number;
 	scheduledExpiries: () => number;

@@ -42,7 +42,7 @@ export function apiRows(sandbox: Sandbox, body: Row): Map<string, string> {
 	);
 }
 
-export interface Comparison {
+interface Comparison {
 	held: number;
 	duplicates: number;
 	missing: string[];

@@ -11,7 +11,7 @@ import type { N8nRuntime } from '../lib/runtime';
 import { figuresOf, identityOf, type HeldRow } from '../lib/rowFigures';
 
 /** The columns the Stats node's Simplify gives a row by campaign, and their types in each store. */
-export const COLUMNS: Array<{
+const COLUMNS: Array<{
 	name: string;
 	sql: string;
 	dataTable: 'string' | 'number' | 'date';
@@ -50,7 +50,7 @@ export interface Stores {
 
 export type StoreName = 'postgres' | 'dataTable';
 
-export const SLOW_ROW_SECONDS = 0.1;
+const SLOW_ROW_SECONDS = 0.1;
 
 const slowFunction = `CREATE OR REPLACE FUNCTION slow_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN PERFORM pg_sleep(${SLOW_ROW_SECONDS}); RETURN NEW; END $$`;
