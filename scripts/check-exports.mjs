@@ -58,6 +58,7 @@ function scan(file) {
 	const uses = []; // { target, name } with name ALL for every export
 	const stars = []; // targets of `export * from`
 	const namespaces = new Map(); // local namespace name → target
+	const listed = new Set(); // names exported by an `export { … }` list, not at their declaration
 	const line = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 	const use = (specifier, name) => {
 		const target = resolveSpecifier(file, specifier);
@@ -95,6 +96,7 @@ function scan(file) {
 			} else {
 				for (const element of clause.elements) {
 					exports.set(element.name.text, line(element));
+					listed.add(element.name.text);
 					if (specifier) use(specifier, (element.propertyName ?? element.name).text);
 				}
 			}
@@ -155,7 +157,7 @@ function scan(file) {
 		ts.forEachChild(node, count);
 	};
 	count(source);
-	return { exports, uses, stars, ownUses };
+	return { exports, uses, stars, ownUses, listed };
 }
 
 function leftmost(name) {
@@ -241,10 +243,13 @@ const perFolder = new Map(FOLDERS.map((folder) => [folder, 0]));
 for (const [file, unused] of [...findings].sort(([a], [b]) => a.localeCompare(b))) {
 	console.log(rel(file));
 	for (const [name, at] of unused.sort((a, b) => a[1] - b[1])) {
-		const own = scanned.get(file).ownUses.get(name) ?? 0;
-		console.log(
-			`  ${at}: ${name}  ${own ? 'used only in this file: drop `export`' : 'used nowhere: delete it'}`,
-		);
+		const info = scanned.get(file);
+		const advice = info.listed.has(name)
+			? 'in an export list no file imports it from: take it out of the list'
+			: info.ownUses.get(name)
+				? 'used only in this file: drop `export`'
+				: 'used nowhere: delete it';
+		console.log(`  ${at}: ${name}  ${advice}`);
 	}
 	const folder = rel(file).split('/')[0];
 	perFolder.set(folder, perFolder.get(folder) + unused.length);

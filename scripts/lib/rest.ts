@@ -21,7 +21,7 @@ export class RestError extends Error {
  * socket the server had just closed, or a file served while it was being rewritten. A GET may be
  * sent again after it; nothing else may.
  */
-export function connectionClosed(error: unknown): boolean {
+function connectionClosed(error: unknown): boolean {
 	const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
 	return error instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
 }
