@@ -90,6 +90,27 @@ export default tseslint.config(
 		},
 	},
 	{
+		// A stage (scripts/<stage>/) uses its own folder and scripts/lib/ only, so that a change to
+		// one stage cannot break another; what two stages share moves to scripts/lib/. The files at
+		// the top of scripts/ are not stages: their `../` is the repository root.
+		files: ['scripts/**/*.ts'],
+		ignores: ['scripts/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^\\.\\./(?!lib(/|$))[^./][^/]*(/|$)',
+							message:
+								'A stage imports only its own folder and scripts/lib/: move what two stages share to scripts/lib/.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		files: ['**/*.js'],
 		extends: [js.configs.recommended],
 		languageOptions: { globals: globals.node, sourceType: 'commonjs' },

@@ -1,4 +1,4 @@
-export type ClockMode = 'frozen' | 'real';
+type ClockMode = 'frozen' | 'real';
 
 export interface SandboxClockApi {
 	now(): Date;

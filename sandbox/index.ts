@@ -17,25 +17,17 @@ import { BASE_PREFIX, CLIENT_PREFIX, SandboxHttpServer } from './server/httpServ
 import { DEFAULT_PLATFORM, isPlatform, PLATFORMS, type Platform } from './platform';
 import type { LoggedRequest, SandboxOptions } from './types';
 
-export { FaultController, FAULT_KINDS } from './faults';
-export type { FaultKind, FaultSettings } from './faults';
-export { SandboxData } from './data/sandboxData';
-export type { ApiName, LoggedRequest, MultipartBody, SandboxOptions, UploadedFile } from './types';
-export type { SandboxClockApi } from './clock';
+export type { FaultKind } from './faults';
+export type { LoggedRequest, MultipartBody, SandboxOptions } from './types';
 export { PLATFORM_NAMES, PLATFORMS, fillPath } from './platform';
-export { cabinetIdIn, TELEGRAM_CABINET_IDS } from './data/cabinets';
-export type { Platform, PlatformNames } from './platform';
-export { RateLimiter, parseRateLimit, REAL_RATE_LIMIT } from './auth/rateLimit';
-export type { RateLimit } from './auth/rateLimit';
-export { Sessions, SANDBOX_USER_ID } from './auth/sessions';
-export { ServiceTime } from './auth/serviceTime';
-export { AuthFaults, parseAuthFault, parseAuthFaultFlag } from './auth/authFaults';
+export { cabinetIdIn } from './data/cabinets';
+export type { Platform } from './platform';
+export { REAL_RATE_LIMIT } from './auth/rateLimit';
+export { parseAuthFault, parseAuthFaultFlag } from './auth/authFaults';
 export type { AuthFaultSettings } from './auth/authFaults';
-export { parseRestatements, DEFAULT_RESTATEMENTS } from './metrics/restatements';
-export type { RestatementEvent, RestatementSettings } from './metrics/restatements';
 
-export const DEFAULT_TOKEN = 'sandbox-token';
-export const DEFAULT_AD_COUNT = 1200;
+const DEFAULT_TOKEN = 'sandbox-token';
+const DEFAULT_AD_COUNT = 1200;
 
 function defaultNow(): Date {
 	return new Date(Math.floor(Date.now() / 60_000) * 60_000);

@@ -6,7 +6,7 @@
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
-export interface LatencyOptions {
+interface LatencyOptions {
 	/** Round-trip time added, in milliseconds. */
 	rttMs: number;
 	/** Round trips a new connection waits before its first byte moves. */

@@ -21,7 +21,7 @@ export function collectGarbage(): void {
 	gc();
 }
 
-export const MB = 1024 * 1024;
+const MB = 1024 * 1024;
 
 export function formatMs(ms: number): string {
 	if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;

@@ -17,7 +17,7 @@ export function verdict(line: Line): 'PASS' | 'MISS' | '' {
 	return line.ratio <= line.limit ? 'PASS' : 'MISS';
 }
 
-export function ratioText(ratio: number | undefined): string {
+function ratioText(ratio: number | undefined): string {
 	if (ratio === undefined || !Number.isFinite(ratio)) return '';
 	return `${ratio.toFixed(2)}×`;
 }

@@ -4,7 +4,7 @@ import type { Line } from '../lib/report';
 import { Child } from '../lib/rpc';
 import { WrongData } from './stats';
 
-export interface AudienceOptions {
+interface AudienceOptions {
 	count: number;
 	repetitions: number;
 }
@@ -15,7 +15,7 @@ interface Timing {
 	checksum: string;
 }
 
-export interface AudienceRaw {
+interface AudienceRaw {
 	values: number;
 	unique: number;
 	ours: number[];

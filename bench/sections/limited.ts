@@ -16,7 +16,7 @@ import type { RunAnswer } from '../stats/worker';
 import { SANDBOX_NOW, type RowsDigest, type StatsWorkload } from '../stats/workload';
 import { sameRows, WrongData } from './stats';
 
-export interface LimitedOptions {
+interface LimitedOptions {
 	days: number;
 	repetitions: number;
 }
@@ -24,7 +24,7 @@ export interface LimitedOptions {
 const LIMIT = { requests: 10, windowSeconds: 3 };
 const WINDOW_MS = LIMIT.windowSeconds * 1000;
 
-export interface LimitedRaw {
+interface LimitedRaw {
 	workload: { days: number; rows: number; pages: number };
 	limit: typeof LIMIT;
 	leastMs: number;

@@ -43,7 +43,7 @@ function loadOnce(hostFirst: boolean): LoadSample {
 	return JSON.parse(result.stdout) as LoadSample;
 }
 
-export interface LoadSizeRaw {
+interface LoadSizeRaw {
 	withHost: LoadSample[];
 	cold: LoadSample[];
 	pack: { size: number; unpackedSize: number; entryCount: number };

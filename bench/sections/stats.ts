@@ -9,7 +9,7 @@ import { SUBJECT_LABEL, SUBJECTS, type SubjectName } from '../stats/subjects';
 import type { MemoryAnswer, RunAnswer } from '../stats/worker';
 import { SANDBOX_NOW, type RowsDigest, type StatsWorkload } from '../stats/workload';
 
-export interface StatsOptions {
+interface StatsOptions {
 	days: number;
 	repetitions: number;
 	memoryRepetitions: number;
@@ -19,7 +19,7 @@ interface Sample extends RunAnswer {
 	handlerMs: number;
 }
 
-export interface StatsRaw {
+interface StatsRaw {
 	workload: { days: number; rows: number; pages: number };
 	time: Record<SubjectName, Sample[]>;
 	memory: Partial<Record<SubjectName, MemoryAnswer[]>>;

@@ -6,7 +6,7 @@ import type { PureAnswer, PureArgs } from '../trigger/pure';
 import type { RealAnswer } from '../trigger/real';
 import { WrongData } from './stats';
 
-export interface TriggerOptions {
+interface TriggerOptions {
 	polls: number;
 	/** Polls of the per-ad "every change" case, the slow one to simulate. */
 	adChangePolls: number;
@@ -75,7 +75,7 @@ function summarize<T extends { stateBytes: number[]; pollMs: number[] }>(
 }
 
 /** Per case: its summary and the counts it was checked with. */
-export type TriggerRaw = Record<string, PollSummary>;
+type TriggerRaw = Record<string, PollSummary>;
 
 export async function triggerBench(
 	options: TriggerOptions,

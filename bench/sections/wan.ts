@@ -14,12 +14,12 @@ import type { RunAnswer } from '../stats/worker';
 import { SANDBOX_NOW, type RowsDigest, type StatsWorkload } from '../stats/workload';
 import { sameRows, WrongData } from './stats';
 
-export interface Link {
+interface Link {
 	rttMs: number;
 	setupRtts: number;
 }
 
-export interface WanOptions {
+interface WanOptions {
 	days: number;
 	repetitions: number;
 	links: Link[];
@@ -33,7 +33,7 @@ const SHORT: Partial<Record<SubjectName, string>> = {
 	floor: 'keep-alive floor',
 };
 
-export interface WanRaw {
+interface WanRaw {
 	workload: { days: number; rows: number; pages: number };
 	/** Per link: each subject's times, and the connections one of its pulls opened (through the proxy). */
 	links: Array<

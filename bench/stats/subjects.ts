@@ -27,7 +27,7 @@ export const SUBJECT_LABEL: Record<SubjectName, string> = {
 	peer: 'HTTP Request node (Pagination) + Split Out',
 };
 
-export interface Pulled {
+interface Pulled {
 	/** The rows, read where the subject keeps them (no copy, so none is timed). */
 	rows: RowSource;
 	held: unknown;

@@ -1,12 +1,12 @@
 /** The two renewal paths, as the real service names them. */
-export const SIGN_IN_PATH = '/api/v2/login';
-export const REFRESH_PATH = '/api/v2/access-token';
+const SIGN_IN_PATH = '/api/v2/login';
+const REFRESH_PATH = '/api/v2/access-token';
 
-export type AuthPath = 'sign-in' | 'refresh';
-export const AUTH_PATHS: readonly AuthPath[] = ['sign-in', 'refresh'];
+type AuthPath = 'sign-in' | 'refresh';
+const AUTH_PATHS: readonly AuthPath[] = ['sign-in', 'refresh'];
 
 /** A status to answer with, or `reset` (the connection dropped without an answer). */
-export type AuthFaultKind = number | 'reset';
+type AuthFaultKind = number | 'reset';
 
 export interface AuthFaultSettings {
 	/** What the faulted requests get; undefined: no fault, only the latency. */
@@ -19,12 +19,12 @@ export interface AuthFaultSettings {
 	paths: AuthPath[];
 }
 
-export interface AuthFaultDecision {
+interface AuthFaultDecision {
 	kind?: AuthFaultKind;
 	latencyMs: number;
 }
 
-export function authPathOf(path: string): AuthPath | undefined {
+function authPathOf(path: string): AuthPath | undefined {
 	const bare = path.replace(/\/$/, '');
 	if (bare === SIGN_IN_PATH) return 'sign-in';
 	if (bare === REFRESH_PATH) return 'refresh';

@@ -60,7 +60,7 @@ interface PathState {
 	blockedUntil: number;
 }
 
-export interface RateLimitState {
+interface RateLimitState {
 	rateLimit: string;
 	countRenewals: boolean;
 	requests: number | null;

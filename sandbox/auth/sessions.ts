@@ -9,7 +9,7 @@ export const DEFAULT_PASSWORD = 'sandbox-password';
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const DEFAULT_REFRESH_LIFETIME_SECONDS = 30 * 24 * 3600;
 
-export interface SessionSettings {
+interface SessionSettings {
 	username: string;
 	password: string;
 	/** Seconds an access token from sign-in or refresh lives. */
@@ -38,10 +38,10 @@ export type Identity =
 	| { kind: 'expired'; userId: number }
 	| { kind: 'valid'; userId: number; static: boolean };
 
-export type RefreshResult =
+type RefreshResult =
 	{ kind: 'ok'; accessToken: string } | { kind: 'expired' } | { kind: 'unknown' };
 
-export interface SessionCounts {
+interface SessionCounts {
 	logins: number;
 	failedLogins: number;
 	refreshes: number;

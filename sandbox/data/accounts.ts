@@ -18,7 +18,7 @@ import type { SandboxData } from './sandboxData';
  * `availableAtStart`; later spend lowers total and active (and available too, once an ad has spent
  * its whole budget), and a new ad's budget moves from available to active.
  */
-export interface CabinetMoney {
+interface CabinetMoney {
 	spent: number;
 	active: number;
 	available: number;

@@ -148,7 +148,7 @@ function money(rng: SeededRandom, min: number, max: number): number {
 	return Math.round((min + rng.float() * (max - min)) * 100) / 100;
 }
 
-export interface AdSeedInput {
+interface AdSeedInput {
 	seed: number;
 	adCount: number;
 	anchorMs: number;

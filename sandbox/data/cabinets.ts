@@ -6,7 +6,7 @@ import type { Cabinet, Campaign } from './model';
  * written with the spec form's ids below and take these in the `telegram` form; both orders sort
  * alike, so rows ordered by cabinet come out in the same order in either form.
  */
-export const TELEGRAM_CABINET_IDS: Readonly<Record<string, string>> = {
+const TELEGRAM_CABINET_IDS: Readonly<Record<string, string>> = {
 	'100001': 'ACC06163',
 	'100002': 'ACC07021',
 	'100003': 'ACC07355',

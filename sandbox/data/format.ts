@@ -17,20 +17,9 @@ export function round2(value: number): number {
 	return round(value * 100) / 100;
 }
 
-/** `numerator / denominator * scale` with two decimals; a zero denominator gives "0". */
-export function ratioString(numerator: number, denominator: number, scale = 1): string {
-	if (denominator === 0) return '0';
-	return formatMinor((numerator / denominator) * scale * 100);
-}
-
 /** The same ratio as a number, for the legacy report and the ad list. */
 export function ratioNumber(numerator: number, denominator: number, scale = 1): number {
 	return denominator === 0 ? 0 : round2((numerator / denominator) * scale);
-}
-
-/** ISO 8601 in UTC without milliseconds: 2026-03-01T00:00:00Z. */
-export function isoUtc(ms: number): string {
-	return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** ISO 8601 with an explicit offset: 2026-03-01T10:15:00+00:00. */

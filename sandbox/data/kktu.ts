@@ -10,7 +10,7 @@ const TREE: readonly [string, readonly string[]][] = [
 
 const LEAF_SUFFIXES = ['goods', 'services', 'promotions'];
 
-export const KKTU_TREE_ID = 1;
+const KKTU_TREE_ID = 1;
 
 /** KKTU classifier: 5 roots, 3 children each, 3 leaves each. Ids are numeric strings in depth-first order from 501. */
 export function buildKktuTree(): KktuNode[] {

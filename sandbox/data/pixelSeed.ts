@@ -74,5 +74,3 @@ export function seedPixelEvents(
 	});
 	return events;
 }
-
-export const SEEDED_PIXEL_EVENT_COUNT = SEEDED_EVENTS.length;

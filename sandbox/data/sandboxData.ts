@@ -45,7 +45,7 @@ import {
 	seedPixelEvents,
 } from './pixelSeed';
 
-export interface SandboxDataInit {
+interface SandboxDataInit {
 	seed: number;
 	/** The form the API speaks: names of paths and fields, cabinet ids, formats. */
 	platform: Platform;

@@ -13,7 +13,7 @@ const RULE = {
 	rule: 'must be a UTC offset in seconds, a multiple of 900 from -43200 (UTC-12:00) to 50400 (UTC+14:00), such as 10800 for UTC+03:00',
 };
 
-export const TIMEZONE_RULES: Readonly<
+const TIMEZONE_RULES: Readonly<
 	Record<Platform, { min: number; max: number; step: number; rule: string }>
 > = { ext: RULE, telegram: RULE };
 

@@ -1,6 +1,6 @@
 import { PLATFORM_NAMES, type Platform } from '../platform';
 
-export type FieldType =
+type FieldType =
 	| 'string'
 	| 'number'
 	| 'integer'
@@ -11,13 +11,13 @@ export type FieldType =
 	| 'schedule'
 	| 'target-bots';
 
-export interface FieldRule {
+interface FieldRule {
 	type: FieldType;
 	nullable?: boolean;
 }
 
 /** The pixel event field of create and edit (spec 4.6, 4.8): ext_event_id or tg_event_id. */
-export function eventField(platform: Platform): string {
+function eventField(platform: Platform): string {
 	return PLATFORM_NAMES[platform].fields.eventId;
 }
 

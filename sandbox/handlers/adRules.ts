@@ -17,14 +17,14 @@ const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 export const BOT_DAILY_USERS_CODE = 'advertisement__target_bot_daily_users_limit_error';
 export const BOT_NOT_FOUND_CODE = 'advertisement__target_bot_not_found_error';
 
-export interface AdRuleContext {
+interface AdRuleContext {
 	data: SandboxData;
 	mode: 'create' | 'edit';
 	/** The ad being edited. */
 	existing?: Ad;
 }
 
-export interface ValidatedAdBody {
+interface ValidatedAdBody {
 	cabinet: Cabinet;
 	campaign: Campaign;
 }
@@ -39,7 +39,7 @@ function httpUrl(value: string): URL | null {
 }
 
 /** A private channel's invite link: a path starting with `/+` or `/joinchat/`. */
-export function isInviteLink(value: string): boolean {
+function isInviteLink(value: string): boolean {
 	const url = httpUrl(value);
 	return url !== null && (url.pathname.startsWith('/+') || url.pathname.startsWith('/joinchat/'));
 }

@@ -1,8 +1,8 @@
 import type { UploadedFile } from '../types';
 
 /** spec 8 */
-export const AUDIENCE_MAX_BYTES = 10 * 1024 * 1024;
-export const AUDIENCE_MIN_ENTRIES = 1000;
+const AUDIENCE_MAX_BYTES = 10 * 1024 * 1024;
+const AUDIENCE_MIN_ENTRIES = 1000;
 
 const TEXT_TYPES = ['text/csv', 'text/plain', 'application/csv', 'text/comma-separated-values'];
 const SHA256 = /^[0-9a-f]{64}$/i;

@@ -19,7 +19,7 @@ export interface ApiRequest {
 	body: ParsedBody;
 }
 
-export interface HandlerContext {
+interface HandlerContext {
 	req: ApiRequest;
 	data: SandboxData;
 	sessions: Sessions;

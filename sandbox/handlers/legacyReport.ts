@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { legacyReportRows } from '../stats/legacyReport';
 import { json, jsonObjectBody, type Handler } from './context';
 
-export const LEGACY_REPORT_GONE = 'This report was disabled on 28.02.2026. Use /api/v1/stats/page.';
+const LEGACY_REPORT_GONE = 'This report was disabled on 28.02.2026. Use /api/v1/stats/page.';
 
 /** POST {base_url}/api/report/{platform}view (spec 4.2, deprecated). */
 export const legacyReport: Handler = ({ req, data }) => {

@@ -18,7 +18,7 @@ export interface MetricProfile {
 
 const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-export function scheduleMask(schedule: Schedule | null): Uint8Array | null {
+function scheduleMask(schedule: Schedule | null): Uint8Array | null {
 	if (!schedule) return null;
 	const mask = new Uint8Array(168);
 	WEEKDAYS.forEach((day, index) => {

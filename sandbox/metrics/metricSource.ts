@@ -3,7 +3,7 @@ import type { MetricProfile } from './metricProfile';
 import { SLOTS_PER_DAY, SLOTS_PER_HOUR } from './time';
 
 /** Which ad-days are restated as of an instant (see restatements.ts). */
-export interface RestatementSource {
+interface RestatementSource {
 	readonly active: boolean;
 	/** 1 for figures as first served; otherwise the factor every hour of that UTC day is scaled by. */
 	factor(adId: number, day: number, asOfMs: number): number;

@@ -31,7 +31,7 @@ function floorTo(ms: number, step: number): number {
 }
 
 /** Start (UTC) of the period of `unit` that contains `ms`. Weeks are ISO weeks starting Monday. */
-export function periodStart(unit: PeriodUnit, ms: number): number {
+function periodStart(unit: PeriodUnit, ms: number): number {
 	switch (unit) {
 		case '5_minutes':
 			return floorTo(ms, SLOT_MS);
@@ -56,7 +56,7 @@ export function periodStart(unit: PeriodUnit, ms: number): number {
 }
 
 /** Start of the period following the one that starts at `start`. */
-export function periodEnd(unit: PeriodUnit, start: number): number {
+function periodEnd(unit: PeriodUnit, start: number): number {
 	switch (unit) {
 		case '5_minutes':
 			return start + SLOT_MS;

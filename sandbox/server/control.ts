@@ -32,7 +32,7 @@ export interface ControlTarget {
 }
 
 /** The request log as JSON: uploaded bytes are left out, their size and sha256 stay. */
-export function logWithoutBytes(requests: readonly LoggedRequest[]): unknown[] {
+function logWithoutBytes(requests: readonly LoggedRequest[]): unknown[] {
 	return requests.map((entry) => {
 		const body = entry.body;
 		if (!isPlainObject(body) || !isPlainObject(body.files)) return entry;

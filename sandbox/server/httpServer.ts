@@ -16,11 +16,11 @@ import { matchRoute } from './routes';
 
 export const BASE_PREFIX = '/base';
 export const CLIENT_PREFIX = '/client';
-export const CONTROL_PREFIX = '/__sandbox';
+const CONTROL_PREFIX = '/__sandbox';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-export type ServerDeps = ControlTarget;
+type ServerDeps = ControlTarget;
 
 function resolveTarget(pathname: string): { api: ApiName; path: string } {
 	for (const [prefix, api] of [

@@ -3,11 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import type { MultipartBody, QueryParams } from '../types';
 
 /** Large enough to prove the 10 MB audience file limit is enforced by the handler. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
 
-export type BodyKind =
+type BodyKind =
 	'none' | 'json' | 'multipart' | 'form' | 'text' | 'invalid-json' | 'invalid-multipart';
 
 export interface ParsedBody {

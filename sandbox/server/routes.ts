@@ -99,7 +99,7 @@ const ROUTES: Readonly<Record<Platform, readonly Route[]>> = Object.fromEntries(
 	PLATFORMS.map((platform) => [platform, routesFor(platform)]),
 ) as Record<Platform, Route[]>;
 
-export type RouteMatch =
+type RouteMatch =
 	| { kind: 'found'; handler: Handler; params: Record<string, string>; public: boolean }
 	| { kind: 'not-found' }
 	| { kind: 'method-not-allowed'; allowed: string[] };

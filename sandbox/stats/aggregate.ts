@@ -39,7 +39,7 @@ export interface Bucket {
 	currencyMask: number;
 }
 
-export interface AggregateSpec {
+interface AggregateSpec {
 	unit: PeriodUnit;
 	/** Inclusive start and end of the requested window, and the clock instant; only complete slots count. */
 	fromMs: number;

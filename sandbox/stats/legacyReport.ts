@@ -114,7 +114,7 @@ function reportDay(
 	return Date.UTC(year, month - 1, day);
 }
 
-export function validateLegacyBody(body: unknown, platform: Platform): LegacyQuery {
+function validateLegacyBody(body: unknown, platform: Platform): LegacyQuery {
 	if (!isPlainObject(body)) throw fieldError('body', 'must be a JSON object');
 	const errors = new FieldErrors();
 	for (const key of Object.keys(body)) {

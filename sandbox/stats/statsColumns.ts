@@ -3,12 +3,12 @@ export type Grouping = 'cabinet' | 'campaign' | 'ad_object' | 'ad';
 /** Canonical order, also the order rows are sorted by within a period. */
 export const GROUPINGS: readonly Grouping[] = ['cabinet', 'campaign', 'ad_object', 'ad'];
 
-export type ColumnType = 'string' | 'number' | 'money' | 'date' | 'datetime' | 'boolean' | 'array';
+type ColumnType = 'string' | 'number' | 'money' | 'date' | 'datetime' | 'boolean' | 'array';
 
 const column = (type: ColumnType, ...keys: string[]) => keys.map((key) => ({ key, type }));
 
 /** spec 2.1: column metadata, in the spec's order, whatever the grouping. */
-export const STATS_COLUMNS: readonly { key: string; type: ColumnType }[] = [
+const STATS_COLUMNS: readonly { key: string; type: ColumnType }[] = [
 	...column('datetime', 'period_date'),
 	...column('money', 'original_spent'),
 	...column('string', 'original_currency'),
@@ -53,7 +53,7 @@ export const STATS_COLUMNS: readonly { key: string; type: ColumnType }[] = [
 export const STATS_COLUMNS_JSON = JSON.stringify(STATS_COLUMNS);
 
 /** spec 2.2 rule 2: present in every row. */
-export const COMMON_FIELDS: readonly string[] = [
+const COMMON_FIELDS: readonly string[] = [
 	'period_date',
 	'original_spent',
 	'original_currency',
@@ -72,7 +72,7 @@ export const COMMON_FIELDS: readonly string[] = [
 ];
 
 /** spec 2.2 rule 3. */
-export const GROUPING_FIELDS: Readonly<Record<Grouping, readonly string[]>> = {
+const GROUPING_FIELDS: Readonly<Record<Grouping, readonly string[]>> = {
 	cabinet: ['platform_cabinet_name', 'platform_cabinet_id'],
 	campaign: ['platform_cabinet_name', 'campaign_name', 'campaign_id'],
 	ad_object: ['ad_object'],

@@ -10,7 +10,7 @@ import { StatsRowWriter } from './statsRow';
  * A whole result, encoded once: every row's JSON in one buffer, separated by commas, so a page is
  * a zero-copy slice between two offsets.
  */
-export interface StatsResult {
+interface StatsResult {
 	count: number;
 	bytes: Buffer;
 	/** Byte offset of each row's start; offsets[count] is the end of the buffer plus one separator. */

@@ -11,8 +11,8 @@ import { GROUPINGS, type Grouping } from './statsColumns';
 import { parseIsoDate } from './isoDate';
 
 /** spec 8: maximum `limit`; also our default for the statistics endpoint. */
-export const STATS_MAX_LIMIT = 500;
-export const STATS_DEFAULT_LIMIT = 500;
+const STATS_MAX_LIMIT = 500;
+const STATS_DEFAULT_LIMIT = 500;
 
 /** A validated spec 4.1 body with defaults filled in. */
 export interface StatsQuery {

@@ -10,10 +10,10 @@ import { ascii, ByteWriter } from './byteWriter';
 const { log2, round } = Math;
 
 /** spec 2.1 platform_id: the platform's number, the same one the legacy report sends as `platform: [10]`. */
-export const PLATFORM_NUMBER = 10;
+const PLATFORM_NUMBER = 10;
 
 /** The metric fields every row starts with (spec 2.2 rule 2), in column order. */
-export const METRIC_KEYS: readonly string[] = [
+const METRIC_KEYS: readonly string[] = [
 	'period_date',
 	'original_spent',
 	'original_currency',

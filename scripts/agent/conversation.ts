@@ -8,7 +8,7 @@ import type { Sandbox } from '../../sandbox';
 import { lastToolResults, type ChatRequest, type ChatTool, type Step } from './modelServer';
 import { DE_CABINET, toolNameOf, type ToolName } from './workflow';
 
-export interface Observation {
+interface Observation {
 	/** The tool results the model received for this step's previous call. */
 	results: unknown[];
 	/** API requests the sandbox had received when the model got them. */

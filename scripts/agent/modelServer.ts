@@ -6,13 +6,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ToolCall {
+interface ToolCall {
 	id: string;
 	type: string;
 	function: { name: string; arguments: string };
 }
 
-export interface ChatMessage {
+interface ChatMessage {
 	role: string;
 	content?: unknown;
 	tool_call_id?: string;
@@ -32,13 +32,13 @@ export interface ChatRequest {
 	[key: string]: unknown;
 }
 
-export type Reply =
+type Reply =
 	{ toolCalls: Array<{ name: string; args: Record<string, unknown> }> } | { text: string };
 
 /** One step of the script: sees the request the model received, answers as the model. */
 export type Step = (request: ChatRequest) => Reply;
 
-export interface StaticFile {
+interface StaticFile {
 	type: string;
 	body: Buffer | string;
 }

@@ -7,15 +7,15 @@
 import type { SandboxCredential } from '../../harness/sandbox';
 import type { WorkflowJson, WorkflowNode } from '../lib/workflows';
 
-export const PACKAGE = 'n8n-nodes-ad-cabinet';
-export const AD_CABINET = { id: 'adCabinetAgent', name: 'Ad Cabinet sandbox' };
-export const AD_CABINET_EXPIRED = { id: 'adCabinetExpired', name: 'Ad Cabinet expired token' };
-export const SCRIPTED_MODEL = { id: 'scriptedModel', name: 'Scripted model' };
+const PACKAGE = 'n8n-nodes-ad-cabinet';
+const AD_CABINET = { id: 'adCabinetAgent', name: 'Ad Cabinet sandbox' };
+const AD_CABINET_EXPIRED = { id: 'adCabinetExpired', name: 'Ad Cabinet expired token' };
+const SCRIPTED_MODEL = { id: 'scriptedModel', name: 'Scripted model' };
 export const AGENT_NODE = 'AI Agent';
 /** The cabinet with automatic labelling and audiences (Uzbekistan) and the one without either. */
 export const UZ_CABINET = 'ACC06163';
 export const DE_CABINET = 'ACC07021';
-export const UZ_CAMPAIGN = 2101;
+const UZ_CAMPAIGN = 2101;
 
 /** Tool node name → its type, operation and the `$fromAI` keys it asks the model for. */
 export const TOOLS = {

@@ -23,11 +23,11 @@ import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { checkEditor } from '../lib/editorChecks';
 import { credentialsFor } from '../../harness/sandbox';
-import { checkExample, planExamples } from './exampleChecks';
-import { EXPECTATIONS } from './expectations';
+import { checkExample, planExamples } from '../lib/exampleChecks';
+import { EXPECTATIONS } from '../lib/expectations';
 import { repoPackageJson } from '../lib/installPackage';
 import { checkLogs } from './logChecks';
-import { runManually } from './manualRun';
+import { runManually } from '../lib/manualRun';
 import { ownNodes } from '../lib/nodeTypes';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
 			},
 		);
 
-		console.log('\n▶ Examples (expectations: scripts/e2e/expectations.ts)');
+		console.log('\n▶ Examples (expectations: scripts/lib/expectations.ts)');
 		const planned = await planExamples(checks, examples, EXPECTATIONS, pollingTypes, pkg.name);
 		for (const entry of planned.filter((p) => !p.trigger)) {
 			const run = async () => (await session.execute(entry.example)).run;

@@ -31,7 +31,7 @@ export interface PageEvent {
 }
 
 /** Everything the page reported, in order; checks read the part since their mark. */
-export class PageEvents {
+class PageEvents {
 	readonly all: PageEvent[] = [];
 	/** The step events are attributed to from now on. */
 	step = 'start';

@@ -28,12 +28,12 @@ const RLC = {
 	item: '[data-test-id="rlc-item"]',
 };
 
-export interface Cabinet {
+interface Cabinet {
 	id: string;
 	name: string;
 }
 
-export interface PickerPlan {
+interface PickerPlan {
 	/** The cabinets the sandbox credential may use, in the API's order. */
 	cabinets: Cabinet[];
 	/** Text typed in the list's search; exactly one cabinet's name must contain it. */

@@ -17,7 +17,7 @@ const TIMEOUT = 20_000;
 const SETTLE_MS = 1_500;
 
 /** The searches and which nodes (type names without the package) each must list. */
-export const CREATOR_SEARCHES: Array<{ word: string; nodes: 'all' | string[] }> = [
+const CREATOR_SEARCHES: Array<{ word: string; nodes: 'all' | string[] }> = [
 	{ word: 'Telegram', nodes: 'all' },
 	{ word: 'Telegram Ads', nodes: 'all' },
 	{ word: 'Adstat', nodes: 'all' },

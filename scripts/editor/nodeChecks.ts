@@ -317,7 +317,7 @@ export async function checkNodeInEditor(
 }
 
 /** The file name of a node's screenshot: its position and display name. */
-export function screenshotName(index: number, displayName: string): string {
+function screenshotName(index: number, displayName: string): string {
 	return `${String(index + 1).padStart(2, '0')}-${displayName.replace(/[^\w]+/g, '-').toLowerCase()}.png`;
 }
 

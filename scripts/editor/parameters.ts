@@ -4,7 +4,7 @@
  * default values of the properties before it, as n8n fills a node added with no parameters set.
  */
 
-export interface ServedProperty {
+interface ServedProperty {
 	name: string;
 	displayName: string;
 	type: string;
@@ -40,7 +40,7 @@ const SINGLE_INPUT_TYPES = new Set([
 /** Property types that are text or groups of optional fields, not an input of their own. */
 const NOT_AN_INPUT = new Set(['notice', 'callout', 'collection', 'fixedCollection', 'hidden']);
 
-export interface MainParameter {
+interface MainParameter {
 	name: string;
 	displayName: string;
 	type: string;

@@ -1,7 +1,7 @@
 /** A flat list of named checks: each prints ✓ or ✗ with its reason, and the run fails if any failed. */
 import { inspect } from 'node:util';
 
-export interface CheckResult {
+interface CheckResult {
 	name: string;
 	ok: boolean;
 	ms: number;

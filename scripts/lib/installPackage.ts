@@ -41,13 +41,13 @@ export function repoPackageJson(): PackageJson {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as PackageJson;
 }
 
-export const TARBALL_BLOCK = {
+const TARBALL_BLOCK = {
 	start: '<!-- tarball-install:start -->',
 	end: '<!-- tarball-install:end -->',
 };
 
 /** The shell lines of the README's tarball install: the first ```sh block between the markers. */
-export function readmeTarballCommands(readme = join(REPO_ROOT, 'README.md')): string[] {
+function readmeTarballCommands(readme = join(REPO_ROOT, 'README.md')): string[] {
 	const text = readFileSync(readme, 'utf8');
 	const start = text.indexOf(TARBALL_BLOCK.start);
 	const end = text.indexOf(TARBALL_BLOCK.end, start);
@@ -63,7 +63,7 @@ export function readmeTarballCommands(readme = join(REPO_ROOT, 'README.md')): st
 	return lines;
 }
 
-export interface TarballInstall {
+interface TarballInstall {
 	/** Where the package ended up. */
 	target: string;
 	commands: string[];
@@ -94,7 +94,7 @@ function machineNpmConfig(): Record<string, string> {
  * Packs the repository, puts the tarball in `home` and runs the README's commands there (see the
  * header). `binDir` holds the `node` that runs npm (and n8n).
  */
-export function installFromTarball(home: string, binDir: string): TarballInstall {
+function installFromTarball(home: string, binDir: string): TarballInstall {
 	const pkg = repoPackageJson();
 	const commands = readmeTarballCommands();
 	mkdirSync(home, { recursive: true });

@@ -20,7 +20,7 @@ export const EXPECTED_NODES: Record<string, string> = {
 	adCabinetAudiences: 'Ad Cabinet Audiences',
 	adCabinetStatsTrigger: 'Ad Cabinet Stats Trigger',
 };
-export const EXPECTED_CREDENTIAL_DISPLAY_NAME = 'Ad Cabinet API';
+const EXPECTED_CREDENTIAL_DISPLAY_NAME = 'Ad Cabinet API';
 
 type IconUrl = string | { light: string; dark: string };
 
@@ -41,7 +41,7 @@ interface ServedCredentialType {
 	supportedNodes?: string[];
 }
 
-export interface OwnNode {
+interface OwnNode {
 	/** Full type as workflows use it: `<package>.<name>`. */
 	type: string;
 	name: string;

@@ -30,7 +30,7 @@ export interface Postgres {
 }
 
 /** The bin folder (postgres, initdb) to use, installing PostgreSQL into the cache when missing. */
-export function ensurePostgres(): string {
+function ensurePostgres(): string {
 	const override = process.env.AD_CABINET_PG_BIN;
 	if (override) return override;
 	const script = join(REPO_ROOT, 'scripts', 'lib', 'install-postgres.sh');

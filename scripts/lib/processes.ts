@@ -113,7 +113,7 @@ export function spawnN8n(
 	return spawnGroup(runtime.n8nBin, args, env, consoleFile, cwd, echo);
 }
 
-export class TimeoutError extends Error {}
+class TimeoutError extends Error {}
 
 /** Runs an n8n command to its end, or stops it and fails after `timeoutMs`. */
 export async function runN8n(

@@ -18,7 +18,7 @@ export function queueModeEnv(postgres: Postgres, redis: Redis): Record<string, s
 	};
 }
 
-export interface QueueMode {
+interface QueueMode {
 	server: N8nServer;
 	workers: N8nWorker[];
 	/** Starts one more worker (to replace one that was killed). */
@@ -50,7 +50,7 @@ export async function startQueueMode(session: N8nSession, count: number): Promis
 	return { server: mainStart.value as N8nServer, workers, startWorker };
 }
 
-export interface KilledWorker {
+interface KilledWorker {
 	/** Its place in the list given. */
 	index: number;
 	pid: number;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, spawnGroup, tail, type Spawned } from './processes';
 
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 export const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
 
 export interface Redis {

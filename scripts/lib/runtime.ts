@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
-export const N8N_VERSION = process.env.N8N_VERSION ?? '2.41.1';
+const N8N_VERSION = process.env.N8N_VERSION ?? '2.41.1';
 /** Fixed so that credentials imported by one command can be decrypted by the next. */
 export const ENCRYPTION_KEY = 'n8n-nodes-ad-cabinet-e2e-only-not-a-secret';
 
@@ -114,7 +114,7 @@ function disabledModules(runtime: N8nRuntime): Record<string, string> {
 	return names.length ? { N8N_DISABLED_MODULES: names.join(',') } : {};
 }
 
-export interface N8nEnvOptions {
+interface N8nEnvOptions {
 	userFolder: string;
 	port: number;
 	brokerPort: number;

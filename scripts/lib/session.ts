@@ -24,7 +24,7 @@ export interface CommandLog {
 	consoleFile: string;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
 	runtime: N8nRuntime;
 	/** Holds logs and import files. */
 	workDir: string;
@@ -36,7 +36,7 @@ export interface SessionOptions {
 	echo?: (chunk: string) => void;
 }
 
-export class CommandError extends Error {}
+class CommandError extends Error {}
 
 export interface N8nServer {
 	url: string;

@@ -83,7 +83,7 @@ export function executableNodes(workflow: WorkflowJson): WorkflowNode[] {
 }
 
 /** A polling trigger starts the workflow: `n8n execute` would pass it through without polling. */
-export function pollingTriggerOf(
+function pollingTriggerOf(
 	workflow: WorkflowJson,
 	pollingTypes: Set<string>,
 ): WorkflowNode | undefined {
@@ -131,7 +131,7 @@ export interface Item {
 	pairedItem?: unknown;
 }
 
-export interface NodeRunData {
+interface NodeRunData {
 	error?: { message?: string; description?: string };
 	data?: { main?: Array<Item[] | null> };
 }

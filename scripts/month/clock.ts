@@ -17,7 +17,7 @@ import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Sandbox } from '../../sandbox';
 
-export const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
 
 /** Whole seconds only: libfaketime reads "+N" as seconds. */
 const SECOND = 1_000;

@@ -24,7 +24,7 @@ export interface ExecutionRow {
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const isFinished = (e: ExecutionRow) => FINISHED.has(e.status);
+const isFinished = (e: ExecutionRow) => FINISHED.has(e.status);
 
 export class Executions {
 	readonly all = new Map<number, ExecutionRow>();
@@ -74,7 +74,7 @@ export class Executions {
 	}
 }
 
-export interface StepWait {
+interface StepWait {
 	/** Workflow ids that start a run this hour. */
 	due: string[];
 	/** The trigger's workflow id: it runs only when its poll finds rows. */
@@ -90,7 +90,7 @@ export interface StepWait {
 	pacedFlowId: string;
 }
 
-export interface StepOutcome {
+interface StepOutcome {
 	realMs: number;
 	nudges: number;
 	timedOut: boolean;

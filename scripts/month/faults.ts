@@ -54,7 +54,7 @@ export interface FaultRecord {
 }
 
 export const NEW_PASSWORD = 'sandbox-password-after-reset';
-export const WRONG_HOURS = 3;
+const WRONG_HOURS = 3;
 
 /** The plan for a month of `days` days whose refresh token lives `refreshDays` days. */
 export function planFaults(days: number, refreshDays: number): PlannedFault[] {

@@ -24,12 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const AD_LIST = '/api/v2/advertisement';
 
 /** Calls n8n's REST API, signing in again when the session ended (it lasts 7 simulated days). */
-export async function restCall<T>(
-	m: Month,
-	method: string,
-	path: string,
-	body?: unknown,
-): Promise<T> {
+async function restCall<T>(m: Month, method: string, path: string, body?: unknown): Promise<T> {
 	try {
 		return await m.rest.request<T>(method, path, body);
 	} catch (error) {

@@ -5,11 +5,11 @@
 import { apiRequests } from '../../harness/sandbox';
 import type { Sandbox } from '../../sandbox';
 import type { GroupMemory } from '../lib/memory';
-import type { Received } from './sink';
+import type { Received } from '../lib/sink';
 import { FIGURES } from './workflows';
 
-export const SIGN_IN_PATH = '/api/v2/login';
-export const REFRESH_PATH = '/api/v2/access-token';
+const SIGN_IN_PATH = '/api/v2/login';
+const REFRESH_PATH = '/api/v2/access-token';
 
 type Row = Record<string, unknown>;
 
@@ -18,7 +18,7 @@ const dayOf = (value: unknown) => new Date(msOf(value)).toISOString().slice(0, 1
 const hourOf = (value: unknown) => new Date(msOf(value)).toISOString().slice(0, 13);
 const figuresOf = (row: Row) => FIGURES.map((f) => Number(row[f]).toFixed(2)).join('|');
 
-export interface StoreFigures {
+interface StoreFigures {
 	rows: number;
 	expected: number;
 	missing: number;

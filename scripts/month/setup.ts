@@ -18,7 +18,7 @@ import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL, type Example } from '../lib/workfl
 import { REDIS_CLI, startRedis, type Redis } from '../lib/redis';
 import { SimClock } from './clock';
 import { Db, postgresReady, redisReady, restartable, type Restartable } from './services';
-import { startMonthSink, type MonthSink } from './sink';
+import { startSink, type WebhookSink } from '../lib/sink';
 import {
 	adsFlow,
 	balanceFlow,
@@ -31,12 +31,12 @@ import {
 } from './workflows';
 
 /** An advertiser of 120 ads: their statistics by ad stay near a hundred rows a day. */
-export const AD_COUNT = 120;
+const AD_COUNT = 120;
 
 export interface Month {
 	clock: SimClock;
 	sandbox: Sandbox;
-	sink: MonthSink;
+	sink: WebhookSink;
 	postgres: Postgres;
 	redis: Redis;
 	pgService: Restartable;
@@ -168,7 +168,7 @@ export async function setUpMonth(
 	});
 	started.push(sandbox);
 	clock.attach(sandbox);
-	const sink = await startMonthSink(() => clock.now());
+	const sink = await startSink(() => clock.now());
 	started.push(sink);
 
 	const admin = new Db(runtime, postgres.port, 'postgres');

@@ -20,7 +20,7 @@ import {
 import type { Month } from './setup';
 import { SYNC_DAYS, SYNC_TABLE } from './workflows';
 
-export interface Goal {
+interface Goal {
 	goal: string;
 	met: boolean;
 	value: string;

@@ -35,7 +35,7 @@ export const BALANCE_HOUR = 8;
  * 100 hourly periods reach 4 days behind the newest hour.
  */
 export const SYNC_DAYS = 5;
-export const RECHECK_PERIODS = 100;
+const RECHECK_PERIODS = 100;
 export const ADS_EVERY_HOURS = 6;
 
 export const FIGURES = ['views', 'clicks', 'actions', 'exchanged_spent'] as const;

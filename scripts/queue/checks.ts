@@ -19,9 +19,9 @@ import {
 	FIVE_MINUTES,
 	type Poll,
 	type Row,
-} from './rows';
-import { hostIdOf, nodeRuns, traceExecutions, traceProblems } from './workerLogs';
-import { NAMES, SCHEDULED_UNIT } from './workflows';
+} from '../lib/statsRows';
+import { hostIdOf, nodeRuns, traceExecutions, traceProblems } from '../lib/workerLogs';
+import { NAMES, SCHEDULED_UNIT } from '../lib/statsWorkflows';
 
 /** What one trigger copy did: its polls (sandbox log), its state and its executions. */
 export interface TriggerObserved {

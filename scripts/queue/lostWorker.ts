@@ -3,7 +3,7 @@
  * in the middle of an execution, measured, not assumed.
  *
  *  1. As the queue stage: PostgreSQL, Redis, the sandbox API (real clock), n8n main and two
- *     workers; and a row store on 127.0.0.1 in this process (scripts/queue/sink.ts).
+ *     workers; and a row store on 127.0.0.1 in this process (scripts/lib/sink.ts).
  *  2. One workflow: the Stats Trigger (5-minute periods by campaign, backfill of one hour) → an HTTP
  *     Request sending each row to the store, one every INTERVAL_MS, so its execution runs for tens of
  *     seconds.
@@ -37,18 +37,12 @@ import { clock } from './checks';
 import { listExecutions, readExecution, UNFINISHED } from '../lib/executions';
 import { startRedis, type Redis } from '../lib/redis';
 import { killWorkerRunning, queueModeEnv, startQueueMode } from '../lib/queueMode';
-import { compareRows, expectedRows, FIVE_MINUTES, pollsOf, type Row } from './rows';
-import { startSink, type Sink } from './sink';
-import {
-	CURRENCY,
-	GROUPING,
-	LOST_NAMES,
-	lostWorkerWorkflow,
-	resendWindowWorkflow,
-	TRIGGER_UNIT,
-} from './workflows';
+import { compareRows, expectedRows, FIVE_MINUTES, pollsOf, type Row } from '../lib/statsRows';
+import { startSink, type WebhookSink } from '../lib/sink';
+import { CURRENCY, GROUPING, TRIGGER_UNIT } from '../lib/statsWorkflows';
+import { LOST_NAMES, lostWorkerWorkflow, resendWindowWorkflow } from './workflows';
 import { itemsOf } from '../lib/workflows';
-import { runManually } from '../e2e/manualRun';
+import { runManually } from '../lib/manualRun';
 import { rowKey } from '../../nodes/shared/stats/rows';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -84,7 +78,7 @@ async function main(): Promise<number> {
 	let postgres: Postgres | undefined;
 	let redis: Redis | undefined;
 	let sandbox: Sandbox | undefined;
-	let sink: Sink | undefined;
+	let sink: WebhookSink | undefined;
 	let server: N8nServer | undefined;
 	const workers: N8nWorker[] = [];
 	try {
@@ -99,13 +93,14 @@ async function main(): Promise<number> {
 			now: new Date(),
 			clock: 'real',
 		});
-		sink = await startSink(0);
+		sink = await startSink();
+		const storeUrl = `${sink.url}/rows`;
 		console.log(
-			`  PostgreSQL ${postgres.version}, Redis ${redis.version}, sandbox API ${sandbox.baseUrl}, row store ${sink.url}`,
+			`  PostgreSQL ${postgres.version}, Redis ${redis.version}, sandbox API ${sandbox.baseUrl}, row store ${storeUrl}`,
 		);
 		const session = await stageSession(setUp, queueModeEnv(postgres, redis));
 		const startMs = Math.floor(Date.now() / FIVE_MINUTES) * FIVE_MINUTES - BACKFILL_MS;
-		const flow = lostWorkerWorkflow(new Date(startMs), sink.url, INTERVAL_MS);
+		const flow = lostWorkerWorkflow(new Date(startMs), storeUrl, INTERVAL_MS);
 		await session.importCredential(credentialsFor(sandbox));
 		await session.importExamples([flow]);
 		await session.publishWorkflow(flow.id);
@@ -119,9 +114,9 @@ async function main(): Promise<number> {
 
 		console.log(`\n▶ The first execution stores its rows; kill its worker at ${KILL_AT} rows`);
 		let deadline = Date.now() + 120_000;
-		while (sink.deliveries.length < KILL_AT) {
+		while (sink.received.length < KILL_AT) {
 			if (Date.now() > deadline)
-				throw new Error(`the store got ${sink.deliveries.length} rows in 120 s`);
+				throw new Error(`the store got ${sink.received.length} rows in 120 s`);
 			await sleep(50);
 		}
 		const [first] = (await listExecutions(rest, flow.id)).sort(
@@ -132,16 +127,16 @@ async function main(): Promise<number> {
 		const killedAt = Date.now();
 		const { index: victim, pid, jobId } = killWorkerRunning(workers, first.id);
 		console.log(
-			`  execution ${first.id} (job ${jobId}) on worker ${victim + 1} (pid ${pid}) killed at ${clock(killedAt)} with ${sink.deliveries.length} rows stored`,
+			`  execution ${first.id} (job ${jobId}) on worker ${victim + 1} (pid ${pid}) killed at ${clock(killedAt)} with ${sink.received.length} rows stored`,
 		);
 		const poll = pollsOf(sandbox.requests, TRIGGER_UNIT, CURRENCY)[0];
 		const windowEnd = Math.floor(poll.at / FIVE_MINUTES) * FIVE_MINUTES;
 		const truth = expectedRows(sandbox, poll.body, startMs, windowEnd).map(numeric);
 		// Rows of this window only: the trigger goes on polling, and later periods are later executions.
 		const inWindow = (row: Row) => Date.parse(String(row.period_date)) < windowEnd;
-		const { deliveries } = sink;
+		const deliveries = sink.received;
 		const stored = (from: number, to = Infinity): Row[] =>
-			deliveries.filter((d) => d.at > from && d.at <= to && inWindow(d.row)).map((d) => d.row);
+			deliveries.filter((d) => d.at > from && d.at <= to && inWindow(d.body)).map((d) => d.body);
 		await sleep(1_000);
 		const beforeKill = stored(0, killedAt + 1_000);
 		console.log(
@@ -193,7 +188,7 @@ async function main(): Promise<number> {
 		console.log(
 			`  Bull job ${jobId}: ${failedReason ? `failed: ${failedReason}` : job ? 'in Redis, not failed' : 'no longer in Redis'}`,
 		);
-		const firstAgain = deliveries.find((d) => d.at > killedAt + 1_000 && inWindow(d.row));
+		const firstAgain = deliveries.find((d) => d.at > killedAt + 1_000 && inWindow(d.body));
 		console.log(
 			`  the other worker started it ${reruns} time(s); the store got ${afterKill.length} rows of the window after the kill${firstAgain ? `, the first ${seconds(firstAgain.at - killedAt)} after it` : ''}`,
 		);
@@ -239,7 +234,7 @@ async function main(): Promise<number> {
 			console.log(
 				'\n▶ Send the window again: a manual run of Stats Get Many for that window → the store',
 			);
-			const resend = resendWindowWorkflow(new Date(startMs), new Date(windowEnd), sink.url, 0);
+			const resend = resendWindowWorkflow(new Date(startMs), new Date(windowEnd), storeUrl, 0);
 			// Its own import folder: an import replaces every workflow in the folder it reads.
 			const resendSession = new N8nSession({ ...session.options, workDir: join(work, 'resend') });
 			await resendSession.importExamples([resend]);

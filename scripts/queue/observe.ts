@@ -14,8 +14,8 @@ import {
 	type Execution,
 } from '../lib/executions';
 import { clock, type Observed, type TriggerObserved } from './checks';
-import { pollsOf } from './rows';
-import { NAMES, TRIGGER_UNIT } from './workflows';
+import { pollsOf } from '../lib/statsRows';
+import { NAMES, TRIGGER_UNIT } from '../lib/statsWorkflows';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,7 +28,7 @@ function watermarkOf(staticData: unknown): number | undefined {
 	return typeof wm === 'number' ? wm : undefined;
 }
 
-export interface TriggerFlow {
+interface TriggerFlow {
 	currency: string;
 	id: string;
 }

@@ -6,7 +6,7 @@
  *     user folder; PostgreSQL 17 (scripts/lib/postgres.ts) and Redis 7, each on 127.0.0.1 and a
  *     free port with nothing kept.
  *  2. The sandbox API with a real clock from the current time; the credential and three workflows
- *     (scripts/queue/workflows.ts: the trigger in EUR and in USD, a scheduled Stats → CSV) imported
+ *     (scripts/lib/statsWorkflows.ts: the trigger in EUR and in USD, a scheduled Stats → CSV) imported
  *     and published before main starts.
  *  3. `n8n start` and two `n8n worker`s with EXECUTIONS_MODE=queue and DB_TYPE=postgresdb.
  *  4. Wait until each trigger has polled at least 3 times and a poll after the first emitted a
@@ -42,8 +42,8 @@ import { checkScheduled, checkTrigger, checkWhereTheyRan, type Observed } from '
 import { observe, waitForPolls } from './observe';
 import { startRedis, type Redis } from '../lib/redis';
 import { startQueueMode, queueModeEnv } from '../lib/queueMode';
-import { failedRequests, FIVE_MINUTES } from './rows';
-import { scheduledWorkflow, TRIGGER_CURRENCIES, triggerWorkflow } from './workflows';
+import { failedRequests, FIVE_MINUTES } from '../lib/statsRows';
+import { scheduledWorkflow, TRIGGER_CURRENCIES, triggerWorkflow } from '../lib/statsWorkflows';
 
 /** How long an access token lives in this stage: the workers renew it several times per run. */
 const TOKEN_LIFETIME_SECONDS = 60;

@@ -101,7 +101,7 @@ export async function refusal(
 	}
 }
 
-export interface NodesFolder {
+interface NodesFolder {
 	/** The version in node_modules/<name>/package.json, when the folder exists. */
 	version?: string;
 	/** nodes/package.json's dependencies: n8n's ledger of installed packages. */

@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { credentialsFor } from '../../harness/sandbox';
-import { checkExample, type PlannedExample } from '../e2e/exampleChecks';
-import { EXPECTATIONS } from '../e2e/expectations';
-import { runManually } from '../e2e/manualRun';
+import { checkExample, type PlannedExample } from '../lib/exampleChecks';
+import { EXPECTATIONS } from '../lib/expectations';
+import { runManually } from '../lib/manualRun';
 import type { Checks } from '../lib/checks';
 import type { PackageJson } from '../lib/installPackage';
 import { readLog, type LogEntry } from '../lib/logs';
@@ -29,7 +29,7 @@ import {
 import type { LocalRegistry } from './verdaccio';
 
 /** The example run after each install: a manual trigger, our Stats node, Convert to File. */
-export const EXAMPLE_FILE = 'stats-to-csv.json';
+const EXAMPLE_FILE = 'stats-to-csv.json';
 
 export interface StageContext {
 	checks: Checks;
@@ -78,22 +78,39 @@ export async function newSession(
 }
 
 /**
+ * npm's cache for everything npm does in this run (n8n's installer, `npm pack`, `npm publish`): in
+ * the work folder, so that each run starts as the first on a fresh machine. In ~/.npm it would keep
+ * the tarballs of the versions published here (the same bytes in every run), and a later run's
+ * installs would no longer fetch them, as no user's would.
+ */
+export function npmCacheOf(work: string): string {
+	return join(work, 'npm-cache');
+}
+
+/**
  * n8n's registry pointed at the local one: N8N_COMMUNITY_PACKAGES_REGISTRY is what n8n passes to
- * `npm pack`/`npm install` and asks for versions.
+ * `npm pack`/`npm install` and asks for versions; npm's cache is the run's own.
  */
 export function registryEnv(ctx: StageContext): Record<string, string> {
-	return { N8N_COMMUNITY_PACKAGES_REGISTRY: ctx.registry.url };
+	return {
+		N8N_COMMUNITY_PACKAGES_REGISTRY: ctx.registry.url,
+		npm_config_cache: npmCacheOf(ctx.work),
+	};
 }
 
 /**
  * The list's Update badge comes from `npm outdated`, which n8n runs in `.n8n/nodes` with npm's own
- * settings and no --registry (n8n 1.x also without HOME, so ~/.npmrc is not read): an .npmrc in that
- * folder names the local registry for it, as an administrator with a private registry would.
+ * settings and no --registry (n8n 1.x also without HOME or any npm_config_ variable, so ~/.npmrc is
+ * not read): an .npmrc in that folder names the local registry for it, as an administrator with a
+ * private registry would, and the run's own npm cache.
  */
 export function pointNpmAtRegistry(ctx: StageContext, userFolder: string): void {
 	const nodes = join(userFolder, '.n8n', 'nodes');
 	mkdirSync(nodes, { recursive: true });
-	writeFileSync(join(nodes, '.npmrc'), `registry=${ctx.registry.url}/\n`);
+	writeFileSync(
+		join(nodes, '.npmrc'),
+		`registry=${ctx.registry.url}/\ncache=${npmCacheOf(ctx.work)}\n`,
+	);
 }
 
 /** Node types of this package that a running n8n serves to its editor. */

@@ -27,9 +27,10 @@ import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { repoPackageJson } from '../lib/installPackage';
 import { killAll } from '../lib/processes';
+import { getAgainIfClosed } from '../lib/rest';
 import { REPO_ROOT, ensureN8n, type N8nRuntime } from '../lib/runtime';
 import { finishStage, runStage } from '../lib/stage';
-import { step, type StageContext } from './context';
+import { npmCacheOf, step, type StageContext } from './context';
 import { COMMUNITY_PACKAGE_SETTINGS, settingsRead } from './envNames';
 import { environmentFlow } from './environment';
 import { queueFlow } from './queue';
@@ -48,10 +49,11 @@ function nextPatch(version: string): string {
 	return `${major}.${minor}.${patch + 1}`;
 }
 
-/** `npm pack` of this repository into `dir`: the tarball's path. */
-function packRepository(dir: string): string {
+/** `npm pack` of this repository into `dir`, with npm's cache in `npmCache`: the tarball's path. */
+function packRepository(dir: string, npmCache: string): string {
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
 		cwd: REPO_ROOT,
+		env: { ...process.env, npm_config_cache: npmCache },
 		encoding: 'utf8',
 		stdio: ['ignore', 'pipe', 'pipe'],
 		timeout: 120_000,
@@ -125,9 +127,13 @@ async function main(): Promise<number> {
 			started,
 			'local npm registry: Verdaccio, and npm publish of the packed tarball',
 			async () => {
-				registry = await startVerdaccio(join(work, 'verdaccio'), runtimes[0].binDir);
+				registry = await startVerdaccio(
+					join(work, 'verdaccio'),
+					runtimes[0].binDir,
+					npmCacheOf(work),
+				);
 				console.log(`  Verdaccio ${registry.version} on ${registry.url} (no uplink)`);
-				const tarball = packRepository(publishDir);
+				const tarball = packRepository(publishDir, npmCacheOf(work));
 				registry.publish(tarball);
 				await checks.check(
 					`npm publish: the registry serves ${pkg.name}@${versions.first}, byte for byte the packed tarball`,
@@ -135,7 +141,7 @@ async function main(): Promise<number> {
 						const doc = await (registry ?? assert.fail()).packument(pkg.name);
 						assert.deepEqual(Object.keys(doc.versions), [versions.first]);
 						assert.equal(doc['dist-tags'].latest, versions.first);
-						const served = await fetch(doc.versions[versions.first].dist.tarball);
+						const served = await getAgainIfClosed(doc.versions[versions.first].dist.tarball);
 						const bytes = Buffer.from(await served.arrayBuffer());
 						assert.ok(
 							bytes.equals(readFileSync(tarball)),

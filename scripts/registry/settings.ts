@@ -51,7 +51,7 @@ function assertInstalled(
 	assert.deepEqual(folder.beside, [], 'installed beside the package in .n8n/nodes/node_modules');
 }
 
-export interface SettingsOptions {
+interface SettingsOptions {
 	/** What is typed into the Install dialog: the name, or name@version to pin one. */
 	installSpec: string;
 	/** Also given to this n8n (2.41.1): N8N_COMMUNITY_PACKAGES without MANAGED_BY_ENV, to see it ignored. */

@@ -9,11 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, spawnGroup, tail, waitForHttp, type Spawned } from '../lib/processes';
+import { getAgainIfClosed } from '../lib/rest';
 import { cacheRoot, REPO_ROOT } from '../lib/runtime';
 
-export const VERDACCIO_VERSION = '6.10.4';
+const VERDACCIO_VERSION = '6.10.4';
 
-export interface Packument {
+interface Packument {
 	name: string;
 	'dist-tags': Record<string, string>;
 	versions: Record<string, { version: string; dist: { tarball: string; integrity?: string } }>;
@@ -32,7 +33,7 @@ export interface LocalRegistry {
 }
 
 /** Installs Verdaccio into the cache when missing (seconds, once); returns its folder. */
-export function ensureVerdaccio(nodeBinDir: string): string {
+function ensureVerdaccio(nodeBinDir: string): string {
 	const script = join(REPO_ROOT, 'scripts', 'registry', 'install-verdaccio.sh');
 	const result = spawnSync('bash', [script], {
 		env: {
@@ -53,19 +54,24 @@ export function ensureVerdaccio(nodeBinDir: string): string {
 	return result.stdout.trim().split('\n').pop() ?? '';
 }
 
-/** A shell for npm with none of the settings `npm run` passes down (this repository's .npmrc). */
-function cleanEnv(nodeBinDir: string): NodeJS.ProcessEnv {
+/**
+ * A shell for npm with none of the settings `npm run` passes down (this repository's .npmrc), and
+ * npm's cache in `npmCache` (the run's own, not ~/.npm: see context.ts).
+ */
+function cleanEnv(nodeBinDir: string, npmCache?: string): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const key of ['HOME', 'USER', 'LANG', 'TMPDIR']) {
 		if (process.env[key] !== undefined) env[key] = process.env[key];
 	}
 	env.PATH = `${nodeBinDir}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+	if (npmCache) env.npm_config_cache = npmCache;
 	return env;
 }
 
 export async function startVerdaccio(
 	dir: string,
 	nodeBinDir: string,
+	npmCache: string,
 	timeoutMs = 60_000,
 ): Promise<LocalRegistry> {
 	const installed = ensureVerdaccio(nodeBinDir);
@@ -126,7 +132,7 @@ export async function startVerdaccio(
 		const result = spawnSync(
 			'npm',
 			['publish', target, '--userconfig', npmrc, '--registry', `${url}/`, '--ignore-scripts'],
-			{ cwd: dir, env: cleanEnv(nodeBinDir), encoding: 'utf8', timeout: 120_000 },
+			{ cwd: dir, env: cleanEnv(nodeBinDir, npmCache), encoding: 'utf8', timeout: 120_000 },
 		);
 		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
 		if (result.status !== 0) {
@@ -135,9 +141,7 @@ export async function startVerdaccio(
 		return output;
 	};
 	const packument = async (name: string): Promise<Packument> => {
-		const answer = await fetch(`${url}/${encodeURIComponent(name)}`, {
-			signal: AbortSignal.timeout(15_000),
-		});
+		const answer = await getAgainIfClosed(`${url}/${encodeURIComponent(name)}`);
 		if (!answer.ok) throw new Error(`GET ${url}/${name} answered ${answer.status}`);
 		return (await answer.json()) as Packument;
 	};

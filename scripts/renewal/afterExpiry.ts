@@ -1,6 +1,6 @@
 /** The renewal stage's part after the workflows ran: what renews outside a workflow run. */
 import { strict as assert } from 'node:assert';
-import { runManually } from '../e2e/manualRun';
+import { runManually } from '../lib/manualRun';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL, type WorkflowNode } from '../lib/workflows';
 import { CABINET, type RenewalStage } from './context';
 import { afterAnExpiry, renewedOnce } from './trail';

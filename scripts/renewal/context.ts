@@ -22,7 +22,7 @@ export interface RenewalStage {
 export const CABINET = 'ACC06163';
 /** Token expiries the trigger's polls, and the scheduled runs, must each meet. */
 export const EXPIRIES = 3;
-/** The trigger polls at this second of each minute (scripts/queue/workflows.ts). */
+/** The trigger polls at this second of each minute (scripts/lib/statsWorkflows.ts). */
 export const POLL_SECOND = 3;
 /** 10 requests per 3 s for each path, blocked for a window on the 11th. */
 export const RATE_LIMIT = '10/3';

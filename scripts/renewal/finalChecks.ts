@@ -6,13 +6,13 @@ import { strict as assert } from 'node:assert';
 import { packageProblems, readLog } from '../lib/logs';
 import type { N8nSession } from '../lib/session';
 import type { ExecutionSummary } from '../lib/executions';
-import { traceExecutions } from '../queue/workerLogs';
+import { traceExecutions } from '../lib/workerLogs';
 import { EXPIRIES, RATE_LIMIT, type RenewalStage } from './context';
 import type { FailingTestsFrom } from './failingTests';
 import { api, authCounts, isAuth, line, unrepeated401s } from './trail';
 
 /** What the first part counted while it ran. */
-export interface FirstPart {
+interface FirstPart {
 	polls: () => number;
 	pollExpiries: () => number;
 	scheduledExpiries: () => number;

@@ -48,7 +48,7 @@ async function freshSession(stage: RenewalStage): Promise<void> {
 	await sleep(2_000);
 }
 
-export interface BurstFigures {
+interface BurstFigures {
 	faulted: number;
 	refreshes: number;
 	signIns: number;
@@ -99,7 +99,7 @@ export async function burstAtExpiry(stage: RenewalStage): Promise<BurstFigures> 
 	return figures;
 }
 
-export interface RefusedFigures {
+interface RefusedFigures {
 	scheduledRuns: number;
 	refusedSignIns: number;
 	afterEdit: { signIns: number; succeeded: boolean };

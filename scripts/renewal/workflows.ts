@@ -3,11 +3,10 @@
  * scheduled Stats → CSV (every 17 s), and a manual run of a multipart write (Audiences Create).
  */
 import { exampleId, SANDBOX_CREDENTIAL, type Example, type WorkflowJson } from '../lib/workflows';
-import { NAMES, scheduledWorkflow, triggerWorkflow } from '../queue/workflows';
+import { scheduledWorkflow, triggerWorkflow } from '../lib/statsWorkflows';
 
-export const AUDIENCE_TYPE = 'n8n-nodes-ad-cabinet.adCabinetAudiences';
+const AUDIENCE_TYPE = 'n8n-nodes-ad-cabinet.adCabinetAudiences';
 export const MANUAL_NAMES = { manual: 'Run by hand', create: 'Create audience' };
-export { NAMES };
 
 function renamed(example: Example, file: string, name: string): Example {
 	return {
@@ -39,7 +38,7 @@ export function scheduledStats(): Example {
 }
 
 /** 1,000 distinct phone numbers of one country, as Audiences Create needs at least that many. */
-export function phoneNumbers(): string[] {
+function phoneNumbers(): string[] {
 	return Array.from({ length: 1000 }, (_, i) => `99893${String(i).padStart(7, '0')}`);
 }
 

@@ -156,7 +156,7 @@ export function renderCell(
 
 // ---- A1 ranges -----------------------------------------------------------------------------
 
-export interface GridRange {
+interface GridRange {
 	sheet: string;
 	/** 0-based, inclusive; undefined = open. */
 	startRow?: number;
@@ -165,13 +165,13 @@ export interface GridRange {
 	endCol?: number;
 }
 
-export function columnIndex(letters: string): number {
+function columnIndex(letters: string): number {
 	let n = 0;
 	for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
 	return n - 1;
 }
 
-export function columnLetters(index: number): string {
+function columnLetters(index: number): string {
 	let n = index + 1;
 	let out = '';
 	while (n > 0) {

@@ -47,7 +47,7 @@ export interface Spreadsheet {
 	tabs: Tab[];
 }
 
-export interface StandInCall {
+interface StandInCall {
 	method: string;
 	host: string;
 	/** The path with ids and ranges replaced by {id} and {range}. */

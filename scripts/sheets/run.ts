@@ -25,7 +25,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../../harness/sandbox';
 import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
-import { runManually } from '../e2e/manualRun';
+import { runManually } from '../lib/manualRun';
 import { Checks } from '../lib/checks';
 import { tail } from '../lib/processes';
 import type { N8nServer } from '../lib/session';
@@ -38,8 +38,8 @@ import {
 	type StageSetup,
 } from '../lib/stage';
 import { CREDENTIAL_TYPE, itemsOf, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
-import { firstPages } from '../queue/rows';
-import { figuresOf, identityOf } from '../sync/stores';
+import { firstPages } from '../lib/statsRows';
+import { figuresOf, identityOf } from '../lib/rowFigures';
 import { GoogleStandIn, type Spreadsheet } from './googleStandIn';
 import { GOOGLE_HOSTS, makeKeys } from './keys';
 import { INSIDE, namespaceRefusal, runInNamespace } from './namespace';

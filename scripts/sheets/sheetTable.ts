@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Cell } from './cells';
 import type { Tab } from './googleStandIn';
 
-export interface SheetRow {
+interface SheetRow {
 	/** 1-based row number in the sheet. */
 	row: number;
 	cells: Record<string, Cell | undefined>;

@@ -15,7 +15,7 @@ import {
 	type WorkflowNode,
 } from '../lib/workflows';
 
-export const SHEET_EXAMPLE = 'stats-sync-to-google-sheet.json';
+const SHEET_EXAMPLE = 'stats-sync-to-google-sheet.json';
 export const GOOGLE_CREDENTIAL = {
 	id: 'adCabinetGoogleServiceAccount',
 	name: 'Google service account',

@@ -5,8 +5,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { numericRow } from '../../nodes/shared/stats/rows';
 import type { Sandbox } from '../../sandbox';
-import type { Row } from '../queue/rows';
-import { figuresOf, identityOf, type HeldRow, type StoreName } from './stores';
+import type { Row } from '../lib/statsRows';
+import { figuresOf, identityOf, type HeldRow } from '../lib/rowFigures';
+import type { StoreName } from './stores';
 
 export const STORE_LABEL: Record<StoreName, string> = {
 	postgres: 'PostgreSQL table (Insert or Update on row_key)',
@@ -41,7 +42,7 @@ export function apiRows(sandbox: Sandbox, body: Row): Map<string, string> {
 	);
 }
 
-export interface Comparison {
+interface Comparison {
 	held: number;
 	duplicates: number;
 	missing: string[];

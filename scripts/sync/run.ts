@@ -47,7 +47,7 @@ import { startRedis, type Redis } from '../lib/redis';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
-import { firstPages, type Row } from '../queue/rows';
+import { firstPages, type Row } from '../lib/statsRows';
 import {
 	apiRows,
 	changed,

@@ -8,9 +8,10 @@
 import { join } from 'node:path';
 import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
+import { figuresOf, identityOf, type HeldRow } from '../lib/rowFigures';
 
 /** The columns the Stats node's Simplify gives a row by campaign, and their types in each store. */
-export const COLUMNS: Array<{
+const COLUMNS: Array<{
 	name: string;
 	sql: string;
 	dataTable: 'string' | 'number' | 'date';
@@ -32,35 +33,6 @@ export const COLUMNS: Array<{
 	{ name: 'cvr', sql: 'numeric', dataTable: 'number' },
 ];
 
-/** The figures compared between a store and the API (numbers), and the name (text). */
-export const FIGURES = [
-	'exchanged_spent',
-	'views',
-	'clicks',
-	'actions',
-	'ctr',
-	'cpc',
-	'cpm',
-	'cpa',
-	'cvr',
-];
-
-/** What a store holds of one row, in a form both stores and the API's rows compare in. */
-export interface HeldRow {
-	rowKey: string;
-	/** Period start (ms) and campaign: what the row is about. */
-	identity: string;
-	figures: string;
-}
-
-export function identityOf(periodMs: number, campaignId: unknown): string {
-	return `${new Date(periodMs).toISOString().slice(0, 10)}/${String(campaignId)}`;
-}
-
-export function figuresOf(row: Record<string, unknown>): string {
-	return [...FIGURES.map((field) => Number(row[field])), String(row.campaign_name)].join('|');
-}
-
 interface PgClient {
 	connect(): Promise<void>;
 	query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: T[] }>;
@@ -78,7 +50,7 @@ export interface Stores {
 
 export type StoreName = 'postgres' | 'dataTable';
 
-export const SLOW_ROW_SECONDS = 0.1;
+const SLOW_ROW_SECONDS = 0.1;
 
 const slowFunction = `CREATE OR REPLACE FUNCTION slow_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN PERFORM pg_sleep(${SLOW_ROW_SECONDS}); RETURN NEW; END $$`;

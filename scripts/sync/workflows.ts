@@ -12,8 +12,8 @@ import {
 	type WorkflowJson,
 } from '../lib/workflows';
 
-export const SYNC_DIR = join(EXAMPLES_DIR, 'sync');
-export const POSTGRES_CREDENTIAL = { id: 'adCabinetSyncPostgres', name: 'Sync PostgreSQL' };
+const SYNC_DIR = join(EXAMPLES_DIR, 'sync');
+const POSTGRES_CREDENTIAL = { id: 'adCabinetSyncPostgres', name: 'Sync PostgreSQL' };
 
 /** The PostgreSQL credential of the sync table, in the stage's own database `sync`. */
 export function syncTableCredential(port: number): object {

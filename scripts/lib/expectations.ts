@@ -14,8 +14,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { cabinetMoney, campaignItem, visibleCabinets } from '../../sandbox/data/accounts';
-import { assertCsvOfRows, numeric } from '../lib/csvRows';
-import type { Example } from '../lib/workflows';
+import { assertCsvOfRows, numeric } from './csvRows';
+import type { Example } from './workflows';
 import { utcDay, type ExampleExpectation } from './expectationContext';
 import { SHEET_EXPECTATIONS } from './sheetExpectations';
 

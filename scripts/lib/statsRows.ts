@@ -7,14 +7,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 import { rowKey } from '../../nodes/shared/stats/rows';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import { GROUPING } from './workflows';
+import { GROUPING } from './statsWorkflows';
 
-export const STATS_PAGE_PATH = '/api/v1/stats/page';
+const STATS_PAGE_PATH = '/api/v1/stats/page';
 export const FIVE_MINUTES = 5 * 60_000;
 
 export type Row = Record<string, unknown>;
 
-export interface StatsRequest {
+interface StatsRequest {
 	seq: number;
 	body: Row;
 }
@@ -91,7 +91,7 @@ export function expectedRows(sandbox: Sandbox, query: Row, startMs: number, wmMs
 	return sandbox.data.statsRows(body).filter((row) => Date.parse(String(row.period_date)) < wmMs);
 }
 
-export interface RowComparison {
+interface RowComparison {
 	expected: number;
 	received: number;
 	/** Expected rows received exactly once, identical in every field. */

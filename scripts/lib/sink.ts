@@ -1,7 +1,7 @@
 /**
- * The webhook sink on 127.0.0.1 in the stage's own process: the balance alerts, the count of ads of
- * each Ads run and every row the Stats Trigger emitted, each recorded with its path and the
- * simulated time it arrived.
+ * A webhook sink on 127.0.0.1 in the stage's own process, standing for a user's database, sheet or
+ * chat: it records the JSON body of every POST with its path (without the leading slash) and the
+ * time it arrived, by `now` (the month stage passes its simulated clock), and answers 200 at once.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,14 +12,16 @@ export interface Received {
 	body: Record<string, unknown>;
 }
 
-export interface MonthSink {
+export interface WebhookSink {
+	/** The base URL; a workflow posts to `${url}/<path>`. */
 	url: string;
+	/** Every body received, in order of arrival; the array grows as bodies arrive. */
 	received: Received[];
 	of(path: string): Received[];
 	stop(): Promise<void>;
 }
 
-export async function startMonthSink(now: () => number): Promise<MonthSink> {
+export async function startSink(now: () => number = Date.now): Promise<WebhookSink> {
 	const received: Received[] = [];
 	const server: Server = createServer((request, response) => {
 		const chunks: Buffer[] = [];

@@ -6,9 +6,9 @@
  * with `success`) around each job. A process that runs a workflow itself logs `Running node "<name>"
  * started` for each node, with the workflow's id.
  */
-import type { LogEntry } from '../lib/logs';
+import type { LogEntry } from './logs';
 
-export interface ExecutionTrace {
+interface ExecutionTrace {
 	enqueuedByMain: boolean;
 	/** Indexes of the workers whose own log says they started it. */
 	startedOn: number[];

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import type { MultipartBody } from '../../sandbox';
-import { numeric } from '../lib/csvRows';
+import { numeric } from './csvRows';
 import { DAY_MS, flatten, type ExampleExpectation } from './expectationContext';
 
 /** A cabinet the examples name, in the real service's form the stage runs. */

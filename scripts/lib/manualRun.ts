@@ -6,9 +6,9 @@
  * trigger fires once, as in the editor).
  */
 import { join } from 'node:path';
-import type { N8nRest } from '../lib/rest';
-import type { N8nRuntime } from '../lib/runtime';
-import type { Example, RunData, WorkflowNode } from '../lib/workflows';
+import type { N8nRest } from './rest';
+import type { N8nRuntime } from './runtime';
+import type { Example, RunData, WorkflowNode } from './workflows';
 
 interface ExecutionRecord {
 	id: string;

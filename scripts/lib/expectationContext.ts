@@ -1,8 +1,8 @@
 /** The context an entry of expectations.ts gets, and small helpers for writing entries. */
 import type { LoggedRequest, Sandbox } from '../../sandbox';
-import type { Example, Item, RunData } from '../lib/workflows';
+import type { Example, Item, RunData } from './workflows';
 
-export interface ExampleContext {
+interface ExampleContext {
 	example: Example;
 	run: RunData;
 	/** Output items of a node (its first output, last run); fails when the node did not run. */
@@ -40,7 +40,7 @@ export interface ExampleExpectation {
 
 export const DAY_MS = 24 * 60 * 60_000;
 
-export interface TreeNode {
+interface TreeNode {
 	id: string;
 	code: string;
 	children: TreeNode[];

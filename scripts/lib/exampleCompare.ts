@@ -9,14 +9,8 @@ import { createHash } from 'node:crypto';
 import type { IConnections, INode } from 'n8n-workflow';
 import { itemsOf as harnessItemsOf, runExample, type WorkflowResult } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
-import { ENCRYPTION_KEY } from '../lib/runtime';
-import {
-	binaryBytes,
-	executableNodes,
-	itemsOf,
-	type Example,
-	type RunData,
-} from '../lib/workflows';
+import { ENCRYPTION_KEY } from './runtime';
+import { binaryBytes, executableNodes, itemsOf, type Example, type RunData } from './workflows';
 
 interface ComparableItem {
 	json: unknown;
@@ -35,7 +29,7 @@ const CLOCK_SLACK_MS = 5 * 60_000;
  * `actual` with each instant that is within CLOCK_SLACK_MS of the instant at the same place in
  * `expected` replaced by that one, so that only real differences remain for deepStrictEqual.
  */
-export function alignInstants(actual: unknown, expected: unknown): unknown {
+function alignInstants(actual: unknown, expected: unknown): unknown {
 	if (typeof actual === 'string' && typeof expected === 'string') {
 		if (actual !== expected && ISO_INSTANT.test(actual) && ISO_INSTANT.test(expected)) {
 			const delta = Math.abs(Date.parse(actual) - Date.parse(expected));

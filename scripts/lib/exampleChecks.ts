@@ -3,10 +3,10 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
-import type { Checks } from '../lib/checks';
-import { assertSameOutputs, assertSameRequests, runInHarness } from './compare';
+import type { Checks } from './checks';
+import { assertSameOutputs, assertSameRequests, runInHarness } from './exampleCompare';
 import type { ExampleExpectation } from './expectationContext';
-import type { N8nRuntime } from '../lib/runtime';
+import type { N8nRuntime } from './runtime';
 import {
 	binaryBytes,
 	executableNodes,
@@ -18,10 +18,10 @@ import {
 	type Example,
 	type RunData,
 	type WorkflowNode,
-} from '../lib/workflows';
+} from './workflows';
 
 /** `n8n execute` can exit 0 having run nothing: the run must have succeeded on every node. */
-export function assertRanCompletely(example: Example, run: RunData): void {
+function assertRanCompletely(example: Example, run: RunData): void {
 	const { error, runData } = run.data.resultData;
 	if (error) {
 		const where = error.node?.name ? ` in "${error.node.name}"` : '';
@@ -113,7 +113,7 @@ export async function planExamples(
 	return planned;
 }
 
-export interface ExampleRunSetup {
+interface ExampleRunSetup {
 	checks: Checks;
 	/** The sandbox n8n talks to, and its twin (same seed and instant) for the harness. */
 	sandbox: Sandbox;
