@@ -3,7 +3,7 @@ import { RoutingNode, ExecuteContext } from 'n8n-core';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 import { additionalDataFor, nodeTypes } from './run';
 
-export interface CredentialTestResult {
+interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
 }

@@ -11,15 +11,13 @@
  *
  * Outside jest, build first (`npm run build`): the harness then never compiles node sources itself.
  */
-export { runWorkflow, buildWorkflow, additionalDataFor, nodeTypes } from './run';
-export type { WorkflowInput, WorkflowResult, NodeRun } from './run';
-export { runNode, ourNode, NODE_UNDER_TEST } from './node';
-export type { NodeRunInput, NodeRunResult } from './node';
+export { runWorkflow, nodeTypes } from './run';
+export type { WorkflowResult } from './run';
+export { runNode } from './node';
 export { testCredential } from './credentialTest';
 export { loadOptions, listSearch } from './methods';
 export { PACKAGE_NAME } from './nodeTypes';
-export { listExamples, runExample, itemsOf, EXAMPLES_DIR } from './examples';
+export { listExamples, runExample, itemsOf } from './examples';
 export type { ExampleWorkflow } from './examples';
 export { pollOnce } from './poll';
-export type { PollInput, PollResult } from './poll';
 export { capturedLogs } from './logs';

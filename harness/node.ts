@@ -8,9 +8,9 @@ import type {
 import { PACKAGE_NAME } from './nodeTypes';
 import { runWorkflow, type NodeRun, type WorkflowResult } from './run';
 
-export const NODE_UNDER_TEST = 'Node';
+const NODE_UNDER_TEST = 'Node';
 
-export interface NodeRunInput {
+interface NodeRunInput {
 	/** Our node's type name without the package prefix, e.g. `adCabinetStats`. */
 	type: string;
 	parameters: INodeParameters;
@@ -23,7 +23,7 @@ export interface NodeRunInput {
 	timezone?: string;
 }
 
-export interface NodeRunResult extends NodeRun {
+interface NodeRunResult extends NodeRun {
 	items: INodeExecutionData[];
 	workflow: WorkflowResult;
 }

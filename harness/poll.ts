@@ -10,7 +10,7 @@ import { ourNode } from './node';
 import { PACKAGE_NAME } from './nodeTypes';
 import { additionalDataFor, buildWorkflow, nodeTypes } from './run';
 
-export interface PollInput {
+interface PollInput {
 	type: string;
 	parameters: INodeParameters;
 	credentials: ICredentialDataDecryptedObject;
@@ -22,7 +22,7 @@ export interface PollInput {
 	typeVersion?: number;
 }
 
-export interface PollResult {
+interface PollResult {
 	items: INodeExecutionData[] | null;
 	staticData: IDataObject;
 	error?: Error;

@@ -24,7 +24,7 @@ export function nodeTypes(): HarnessNodeTypes {
 	return sharedNodeTypes;
 }
 
-export interface WorkflowInput {
+interface WorkflowInput {
 	nodes: INode[];
 	connections: IConnections;
 	/** Decrypted credential data by credential type name. */

@@ -2,7 +2,7 @@ import type { IDisplayOptions, INode, INodeProperties, INodePropertyMode } from 
 import { PLATFORM_NAMES } from './platform';
 import { invalidInput, locatorValue } from './validation';
 
-export const CABINET_ID_LABEL = 'Cabinet ID';
+const CABINET_ID_LABEL = 'Cabinet ID';
 
 /** Cabinet ids as the real service writes them (the Generic form uses numbers such as 100001). */
 const EXAMPLE = PLATFORM_NAMES.telegram.cabinetIdExample;
@@ -12,10 +12,7 @@ const EXAMPLE = PLATFORM_NAMES.telegram.cabinetIdExample;
  * because the shared dropdowns in methods/cabinetLists.ts read that parameter. The Generic form has
  * no cabinet list; node versions that have the real service's list offer cabinetIdFields.
  */
-export function cabinetIdField(
-	show: Record<string, string[]>,
-	description?: string,
-): INodeProperties {
+function cabinetIdField(show: Record<string, string[]>, description?: string): INodeProperties {
 	return {
 		displayName: CABINET_ID_LABEL,
 		name: 'accountId',

@@ -6,9 +6,9 @@ import { DEFAULT_TIMEOUT_MS, type ConnectionOptions } from './transport/request'
 import { invalidInput } from './validation';
 
 export const FILE_URL_LABEL = 'File URL';
-export const MAX_SIZE_LABEL = 'Max File Size (MB)';
+const MAX_SIZE_LABEL = 'Max File Size (MB)';
 /** Redirects followed, each to an address checked as the first one is. */
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 /** Ends every refusal of a downloaded file: the download is the only request made so far. */
 export const NOTHING_SENT_BEFORE_DOWNLOAD =
 	'Nothing was sent to the Ad Cabinet API, so running again is safe.';
@@ -23,7 +23,7 @@ export interface FileKind {
 	acceptsType: (contentType: string, url: URL) => boolean;
 }
 
-export interface DownloadedBytes {
+interface DownloadedBytes {
 	bytes: Buffer;
 	/** Where the file came from, after any redirects. */
 	url: URL;
@@ -42,7 +42,7 @@ function megabytes(bytes: number): string {
 }
 
 /** The limits of a node's Max File Size parameter, in megabytes. */
-export interface SizeLimits {
+interface SizeLimits {
 	defaultMb: number;
 	/** The most a user may set: a download is held in memory whole. */
 	maxMb: number;
@@ -125,7 +125,7 @@ export async function downloadFromParameters(
 	});
 }
 
-export interface DownloadOptions {
+interface DownloadOptions {
 	maxBytes: number;
 	/** Whether loopback, private, link-local and other non-public addresses may be reached. */
 	allowPrivateNetwork: boolean;
@@ -177,7 +177,7 @@ interface Answer {
  * maxBytes, which is stopped while it is read. What the bytes hold is for the caller to check; no
  * refusal quotes them.
  */
-export async function downloadFile(
+async function downloadFile(
 	ctx: IExecuteFunctions,
 	rawUrl: unknown,
 	i: number,

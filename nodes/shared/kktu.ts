@@ -16,7 +16,7 @@ export interface KktuNode {
 }
 
 /** A KKTU node with its place in the tree (what the KKTU node's Get Many outputs). */
-export interface FlatKktuNode {
+interface FlatKktuNode {
 	id: string;
 	tree_id?: number;
 	code: string;
@@ -31,7 +31,7 @@ export interface FlatKktuNode {
 /** `kktu_ids` takes the id of a node on the third level (docs/api-rules.md#kktu-category). */
 export const SELECTABLE_KKTU_LEVEL = 3;
 
-export async function fetchKktuTree(this: RequestContext, itemIndex?: number): Promise<KktuNode[]> {
+async function fetchKktuTree(this: RequestContext, itemIndex?: number): Promise<KktuNode[]> {
 	const body = (await apiRequest.call(this, {
 		api: 'client',
 		method: 'GET',

@@ -54,7 +54,7 @@ function ipv4Kind(octets: number[]): AddressKind | undefined {
 }
 
 /** The four octets of a dotted IPv4 address (four decimal numbers 0-255), or undefined. */
-export function parseIpv4(text: string): number[] | undefined {
+function parseIpv4(text: string): number[] | undefined {
 	const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
 	if (!match) return undefined;
 	const octets = match.slice(1).map(Number);
@@ -62,7 +62,7 @@ export function parseIpv4(text: string): number[] | undefined {
 }
 
 /** The eight 16-bit groups of an IPv6 address (with `::`, a trailing dotted IPv4, a zone), or undefined. */
-export function parseIpv6(text: string): number[] | undefined {
+function parseIpv6(text: string): number[] | undefined {
 	let rest = text.replace(/^\[|\]$/g, '');
 	const zone = rest.indexOf('%');
 	if (zone >= 0) rest = rest.slice(0, zone);

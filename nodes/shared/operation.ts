@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 /** What the Operation dropdown shows of an operation, and what n8n names its action. */
-export interface OperationOption {
+interface OperationOption {
 	name: string;
 	value: string;
 	action: string;
@@ -16,13 +16,13 @@ export interface OperationOption {
 }
 
 /** The code of a custom operation: n8n calls it once for all input items. */
-export type OperationExecute = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+type OperationExecute = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
 /**
  * An operation that n8n's RoutingNode runs from its `routing`: one request per item (or offset
  * pages), built from the parameters by the routing's preSend steps.
  */
-export interface DeclarativeOperation {
+interface DeclarativeOperation {
 	option: OperationOption;
 	fields: INodeProperties[];
 	routing: INodePropertyRouting;
@@ -33,7 +33,7 @@ export interface DeclarativeOperation {
  * An operation whose work routing cannot express (paging until a count, a cursor, a file built from
  * many items, a multipart upload): the node dispatches it to `execute` through `customOperations`.
  */
-export interface CustomOperation {
+interface CustomOperation {
 	option: OperationOption;
 	fields: INodeProperties[];
 	execute: OperationExecute;

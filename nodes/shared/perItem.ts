@@ -9,7 +9,7 @@ interface ItemContext {
 }
 
 /** The item Continue On Fail puts out for a failed input item: its message, advice and status, paired to it. */
-export function errorItem(
+function errorItem(
 	error: unknown,
 	pairedItem: IPairedItemData | IPairedItemData[],
 ): INodeExecutionData {
@@ -21,7 +21,7 @@ export function errorItem(
 }
 
 /** Node errors pass through as they are; anything else is wrapped so n8n shows it against the item. */
-export function asNodeError(
+function asNodeError(
 	node: INode,
 	error: unknown,
 	itemIndex: number,

@@ -14,7 +14,7 @@ import { invalidInput } from './validation';
  *
  * Paths that are the same in both forms are in constants.ts (PATHS).
  */
-export type Platform = 'telegram' | 'ext';
+type Platform = 'telegram' | 'ext';
 
 export const PLATFORMS: readonly Platform[] = ['telegram', 'ext'];
 
@@ -139,7 +139,7 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, PlatformNames>> = {
 
 export const PLATFORM_LABEL = 'Platform (Ad Cabinet API credential)';
 
-export function isPlatform(value: unknown): value is Platform {
+function isPlatform(value: unknown): value is Platform {
 	return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value);
 }
 

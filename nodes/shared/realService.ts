@@ -47,7 +47,7 @@ export async function realServiceCredentials(
 	return { credentials, paths: names.accounts };
 }
 
-export interface OffsetListRequest {
+interface OffsetListRequest {
 	path: string;
 	qs: IDataObject;
 	/** How many items to return at most (kept items, when `keep` is given). */
@@ -143,7 +143,7 @@ export async function offsetPages(
 }
 
 /** The whole list (or its first `limit` items) for one item of a custom operation, with its Request Options. */
-export async function offsetList(
+async function offsetList(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	request: Omit<OffsetListRequest, 'itemIndex' | 'connection'>,
@@ -152,7 +152,7 @@ export async function offsetList(
 	return (await offsetPages(ctx, { ...request, itemIndex, connection })).items;
 }
 
-export interface RealServiceList {
+interface RealServiceList {
 	/** What the list holds, as the refusal for the Generic form names it ("Cabinets"). */
 	what: string;
 	path: (paths: NonNullable<PlatformNames['accounts']>) => string;

@@ -2,7 +2,7 @@ import type { INode, INodeProperties, NodeApiError } from 'n8n-workflow';
 import { apiError } from './transport/nodeErrors';
 import { invalidInput } from './validation';
 
-export interface ReturnAllOptions {
+interface ReturnAllOptions {
 	/** Lists the API returns whole in one answer default to Return All; paged lists to a Limit. */
 	returnAllByDefault?: boolean;
 	/** The API answers the whole list: RoutingNode cuts the output to the Limit. */

@@ -26,7 +26,7 @@ export function invalidInput(
  * A URL without what may be a secret: no user or password, no query or fragment (a signed link
  * carries its signature there), only the scheme, host and path.
  */
-export function redactedUrl(text: string): string {
+function redactedUrl(text: string): string {
 	try {
 		const url = new URL(text);
 		const signed =

@@ -68,7 +68,7 @@ export function fullResponse(
 
 export type Answer = (options: IHttpRequestOptions, call: number) => unknown;
 
-export interface Fake {
+interface Fake {
 	ctx: IExecuteFunctions;
 	/** The helper; its calls are the requests made. */
 	request: jest.Mock;

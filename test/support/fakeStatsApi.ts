@@ -8,7 +8,7 @@ import type { StatsQuery } from '../../nodes/shared/stats/query';
 import { fakeContext, fullResponse, httpError } from './fakeContext';
 
 export const MINUTE = 60_000;
-export const HOUR = 60 * MINUTE;
+const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 export interface Dataset {
@@ -22,7 +22,7 @@ export interface Dataset {
 	toMs: number;
 }
 
-export interface Quirks {
+interface Quirks {
 	/** A server that reads period_from as a date only (so a part comes back with rows before it). */
 	fromAsDate?: boolean;
 	/** A count that differs from the rows the query really has. */
@@ -35,9 +35,9 @@ export interface Quirks {
 	refuse?: (body: IDataObject) => boolean;
 }
 
-export const mod = (a: number, b: number) => ((a % b) + b) % b;
+const mod = (a: number, b: number) => ((a % b) + b) % b;
 
-export function formatIn(ms: number, offsetMinutes: number, withOffset = true): string {
+function formatIn(ms: number, offsetMinutes: number, withOffset = true): string {
 	const wall = new Date(ms + offsetMinutes * MINUTE).toISOString().slice(0, 19);
 	if (!withOffset) return wall;
 	if (offsetMinutes === 0) return `${wall}Z`;

@@ -8,7 +8,7 @@ export const BASE = 'https://client.example.test';
 export const PASSWORD = 'pa55-word-secret';
 export const PASTED_REFRESH = 'pasted-refresh-token-77aa';
 
-export type Answer = (options: IHttpRequestOptions) => unknown;
+type Answer = (options: IHttpRequestOptions) => unknown;
 
 /** preAuthentication's `this` as n8n 2.x gives it: a plain httpRequest and nothing else. */
 export function helper(answer: Answer) {

@@ -17,7 +17,7 @@ export type Answer = (
 	call: number,
 ) => INodeExecutionData[] | Promise<INodeExecutionData[]>;
 
-export interface Routed {
+interface Routed {
 	ctx: IExecutePaginationFunctions;
 	makeRoutingRequest: jest.Mock;
 	/** The request options of each routing request, in order. */

@@ -27,7 +27,7 @@ async function toResponse(response: Response): Promise<ApiResponse> {
 	return { status: response.status, headers: response.headers, text, body: body as any };
 }
 
-export interface RequestOptions {
+interface RequestOptions {
 	query?: Record<string, string | number | (string | number)[]>;
 	json?: unknown;
 	form?: FormData;

@@ -7,8 +7,8 @@ import type { PaceLimit } from '../transport/pacing';
  * refresh token 30 days). `password` and `refreshToken` renew it by themselves through n8n's
  * preAuthentication; `accessToken` uses the pasted token as it is.
  */
-export const AUTH_METHODS = ['password', 'refreshToken', 'accessToken'] as const;
-export type AuthMethod = (typeof AUTH_METHODS)[number];
+const AUTH_METHODS = ['password', 'refreshToken', 'accessToken'] as const;
+type AuthMethod = (typeof AUTH_METHODS)[number];
 
 /**
  * The credential's hidden properties that hold what sign-in or refresh gave. n8n calls
@@ -32,7 +32,7 @@ export const SESSION = {
 } as const;
 
 /** What sign-in or refresh stored in the credential's hidden fields, as text ('' when empty). */
-export interface StoredSession {
+interface StoredSession {
 	token: string;
 	refreshToken: string;
 	owner: string;
@@ -125,7 +125,7 @@ export function viewOf(credentials: ICredentialDataDecryptedObject): CredentialV
 }
 
 /** What every n8n function context that runs with the credential offers. */
-export interface WithCredentials {
+interface WithCredentials {
 	getCredentials(type: string): Promise<ICredentialDataDecryptedObject>;
 }
 

@@ -11,17 +11,15 @@ import { bearerTokenOf, markSent } from './session';
  * n8n sent again after a renewal.
  */
 export {
-	AUTH_METHODS,
 	credentialViewOf,
 	renewsItself,
 	SESSION,
 	viewOf,
-	type AuthMethod,
 	type CredentialView,
 } from './credentialView';
 export { forgetSharedRenewals, renewSession, SHARED_FOR_MS } from './renewal';
-export { RenewalFailed, RENEWED_TOKEN_REFUSED, type RenewalStep } from './renewalMessages';
-export { scrub, secretsOf } from './secrets';
+export { RenewalFailed } from './renewalMessages';
+export { secretsOf } from './secrets';
 export { repeatsSoFar, sendsOf } from './sendCounts';
 
 /**

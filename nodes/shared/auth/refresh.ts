@@ -15,7 +15,7 @@ import { rememberObtained, secretsOf } from './secrets';
 
 export const REFRESH_PATH = '/api/v2/access-token';
 
-export type RefreshOutcome =
+type RefreshOutcome =
 	{ token: string } | { refused: Failure } | { failed: Failure; attempts: number };
 
 /** One refresh: a new access token for the refresh token, or why there is none. */

@@ -90,7 +90,7 @@ export function refusalText(refusal: Refusal): string {
 }
 
 /** The refusal kept in the credential, if the text is one. */
-export function parseRefusal(text: string): Refusal | undefined {
+function parseRefusal(text: string): Refusal | undefined {
 	try {
 		const value = JSON.parse(text) as Partial<Refusal>;
 		const { at, until, pauseMs, said } = value;

@@ -6,9 +6,9 @@ export const CREDENTIAL = 'the Ad Cabinet API credential';
 export const NOT_PERFORMED =
 	'The request itself was not performed, so running it again after the fix is safe.';
 export const SIGN_IN_STEP = 'Sign-in to the Ad Cabinet API';
-export const REFRESH_STEP = 'Renewing the access token with the refresh token';
+const REFRESH_STEP = 'Renewing the access token with the refresh token';
 
-export type RenewalStep = 'sign-in' | 'refresh' | 'access-token';
+type RenewalStep = 'sign-in' | 'refresh' | 'access-token';
 
 /**
  * Sign-in or refresh failed, or a token was refused for good. The message stands alone: which

@@ -8,19 +8,19 @@ export interface HttpHelper {
 }
 
 /** One attempt of sign-in or refresh, headers and body together. */
-export const RENEWAL_TIMEOUT_MS = 30_000;
+const RENEWAL_TIMEOUT_MS = 30_000;
 /**
  * The longest one renewal may take, waits for the rate limit and retries included. n8n gives
  * preAuthentication no handle on the run that asked for it, so the renewal has a deadline of its
  * own, well inside the 30 minutes a run may take.
  */
-export const RENEWAL_DEADLINE_MS = 5 * 60_000;
+const RENEWAL_DEADLINE_MS = 5 * 60_000;
 /** The wait after a 429 when the credential paces nothing: the real service's window and 1 s. */
 const UNPACED_BLOCK_MS = 61_000;
 
-export type Sent = Outcome<unknown>;
+type Sent = Outcome<unknown>;
 
-export interface RenewalPace {
+interface RenewalPace {
 	key: string;
 	limit: PaceLimit;
 }

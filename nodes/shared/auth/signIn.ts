@@ -20,7 +20,7 @@ import {
 import { parsed, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
 import { rememberObtained, secretsOf } from './secrets';
 
-export const SIGN_IN_PATH = '/api/v2/login';
+const SIGN_IN_PATH = '/api/v2/login';
 
 /**
  * Signs in with the credential's username and password and returns the session with both tokens.

@@ -14,7 +14,7 @@ const STEP_MS: Partial<Record<PeriodUnit, number>> = {
 const WITH_OFFSET =
 	/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export interface PeriodDate {
+interface PeriodDate {
 	ms: number;
 	offsetMinutes: number;
 }

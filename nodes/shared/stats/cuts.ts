@@ -45,7 +45,7 @@ export function periodReader(): (row: IDataObject) => number {
 	};
 }
 
-export interface Plan {
+interface Plan {
 	/** Cut instants in the order rows come (ascending, or descending for newest first). */
 	cuts: number[];
 	clock: BucketClock;

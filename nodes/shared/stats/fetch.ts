@@ -17,7 +17,7 @@ import {
 } from './cursor';
 import { partsOf, periodReader, planCuts, takeRows } from './cuts';
 
-export type { StatsFetch, StatsFetchResult, StatsPage } from './cursor';
+export type { StatsFetch, StatsPage } from './cursor';
 
 /**
  * Requests in flight by default. n8n's request helper opens a new connection for every request,

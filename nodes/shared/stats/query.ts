@@ -25,7 +25,7 @@ export interface StatsQuery extends IDataObject {
 	order_by?: string;
 }
 
-export interface QueryBounds {
+interface QueryBounds {
 	fromMs: number;
 	toMs: number;
 	now: Date;

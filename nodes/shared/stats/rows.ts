@@ -87,7 +87,7 @@ function keyPeriod(periodDate: unknown): string {
 }
 
 /** The ids part of a row key: each grouping's code and ids, in the order of the codes. */
-export type RowIds = (row: IDataObject) => string;
+type RowIds = (row: IDataObject) => string;
 
 /**
  * The ids of a row within its period, as `row_key` writes them: `c2101`, `a10001|c2101`, '' without

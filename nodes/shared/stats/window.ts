@@ -7,7 +7,7 @@ import { fetchStats, type StatsFetch } from './fetch';
 
 const DAY_MS = 86_400_000;
 
-export interface StatsWindow {
+interface StatsWindow {
 	fromMs: number;
 	toMs: number;
 	/** The clock the window is checked against (rules on how far back fine units reach). */

@@ -42,7 +42,7 @@ export function renewalFailureIn(error: unknown): { message: string; step?: stri
 }
 
 /** The longest text quoted from an API answer in an error. */
-export const MAX_QUOTED_CHARS = 300;
+const MAX_QUOTED_CHARS = 300;
 
 /** Cuts a text quoted from an answer to about MAX_QUOTED_CHARS characters. */
 export function quoted(text: string): string {
@@ -56,7 +56,7 @@ const MAX_DEPTH = 8;
  * JSON text of a value for an error, never throwing: nesting past a few levels, cycles and huge
  * strings are cut, so a hostile body cannot overflow the stack or flood the message.
  */
-export function safeStringify(value: unknown): string {
+function safeStringify(value: unknown): string {
 	const seen = new WeakSet<object>();
 	const walk = (v: unknown, depth: number): unknown => {
 		if (typeof v === 'string') return quoted(v);

@@ -24,11 +24,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 
 /** The wait before attempt `attempt + 1`: Retry-After when the answer gave one, else jittered backoff. */
-export function delayFor(
-	failure: Failure,
-	attempt: number,
-	policy: RetryPolicy = DEFAULT_RETRY,
-): number {
+function delayFor(failure: Failure, attempt: number, policy: RetryPolicy = DEFAULT_RETRY): number {
 	if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, policy.maxDelayMs);
 	const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
 	// Full jitter keeps parallel items from retrying in lockstep.
@@ -77,7 +73,7 @@ export async function withDeadline<T>(
 /** How a request ended: its answer, or the failure it gave up on; with the attempts sent. */
 export type Outcome<T> = { answer: T; attempts: number } | { failure: Failure; attempts: number };
 
-export interface RetryRules {
+interface RetryRules {
 	/**
 	 * Whether the request only reads, so it may be repeated after any transient failure. A 429,
 	 * which the API answers without performing the request, is repeated for writes too.

@@ -55,7 +55,7 @@ export function cabinetAccessHint(what: string, check = 'the Cabinet ID', extra 
  * quotable length, and nesting, cycles and long lists bounded, so a hostile or echoing answer can
  * neither leak the token into the error panel or n8n's log nor overflow the stack.
  */
-export function scrubDeep(
+function scrubDeep(
 	value: unknown,
 	secrets: string[] = [],
 	depth = 0,
@@ -211,7 +211,7 @@ export function toNodeApiError(node: INode, failure: Failure, context: ErrorCont
 	});
 }
 
-export interface ApiErrorParts {
+interface ApiErrorParts {
 	/** Stands alone: what the API did, what to do next, whether repeating is safe. */
 	message: string;
 	description?: string;

@@ -16,7 +16,7 @@ import { DEFAULT_TIMEOUT_MS, send, type RequestContext } from './send';
 
 export type { RequestContext };
 
-export interface ApiRequest {
+interface ApiRequest {
 	api: ApiBase;
 	method: IHttpRequestMethods;
 	/** The path, or for a path that names the platform, how to read it from the credential's naming map. */

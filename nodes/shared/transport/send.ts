@@ -28,7 +28,7 @@ export type RequestContext =
  * helper. `routing`: a declarative operation's request as n8n's RoutingNode built it, sent back
  * through RoutingNode so that its postReceive steps shape the answer into items.
  */
-export type Outgoing =
+type Outgoing =
 	| { http: IHttpRequestOptions }
 	| { routing: DeclarativeRestApiSettings.ResultOptions; ctx: IExecutePaginationFunctions };
 

@@ -7,7 +7,7 @@ import { apiErrorFields, type Failure } from '../../../shared/transport/apiFailu
 type AdOperation = 'get' | 'create' | 'update';
 
 /** The refusal of an ad without a KKTU id (cabinets with automatic labelling need one), in words that say what to do. */
-export const AUTOMATIC_LABELLING_HINT =
+const AUTOMATIC_LABELLING_HINT =
 	'The cabinet needs a KKTU category: set "KKTU Category" to one third-level category (a code like 1.2.3; the Ad Cabinet KKTU node lists them).';
 
 function kktuSent(fx: IExecuteSingleFunctions, operation: AdOperation): boolean {

@@ -1,7 +1,7 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { balanceGet } from './get';
 
-export const balanceResource = defineResource({
+export const balanceResource: Resource = defineResource({
 	resource: 'balance',
 	displayName: 'Balance',
 	defaultOperation: 'get',

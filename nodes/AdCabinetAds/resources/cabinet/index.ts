@@ -1,8 +1,8 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { cabinetGet } from './get';
 import { cabinetGetAll } from './getAll';
 
-export const cabinetResource = defineResource({
+export const cabinetResource: Resource = defineResource({
 	resource: 'cabinet',
 	displayName: 'Cabinet',
 	defaultOperation: 'getAll',

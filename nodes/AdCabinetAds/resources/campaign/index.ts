@@ -1,7 +1,7 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { campaignGetAll } from './getAll';
 
-export const campaignResource = defineResource({
+export const campaignResource: Resource = defineResource({
 	resource: 'campaign',
 	displayName: 'Campaign',
 	defaultOperation: 'getAll',

@@ -35,8 +35,8 @@ export interface Scan {
 const COMMA = 44;
 export const LF = 10;
 export const CR = 13;
-export const MIN_UZ_KEY = UZ_PREFIX * 1e9;
-export const MAX_UZ_KEY = MIN_UZ_KEY + 999_999_999;
+const MIN_UZ_KEY = UZ_PREFIX * 1e9;
+const MAX_UZ_KEY = MIN_UZ_KEY + 999_999_999;
 
 /** Characters stripped from a phone number, since the API takes digits only: + - ( ). */
 function isFormatting(c: number): boolean {

@@ -1,8 +1,8 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { categoryGetAll } from './getAll';
 import { categoryGetTree } from './getTree';
 
-export const categoryResource = defineResource({
+export const categoryResource: Resource = defineResource({
 	resource: 'category',
 	displayName: 'Category',
 	defaultOperation: 'getAll',

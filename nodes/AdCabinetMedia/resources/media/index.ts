@@ -1,7 +1,7 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { mediaUpload } from './upload';
 
-export const mediaResource = defineResource({
+export const mediaResource: Resource = defineResource({
 	resource: 'media',
 	displayName: 'Media',
 	defaultOperation: 'upload',

@@ -5,7 +5,7 @@ import { invalidInput } from '../../../shared/validation';
 /** Node versions whose Cabinet ID is typed in; from 1.1 it is picked from the list or typed. */
 export const PIXEL_CABINET_TYPED_IN = [1];
 
-export const EVENT_LABEL = 'Event';
+const EVENT_LABEL = 'Event';
 
 /** The event of Rename and Delete: picked from the cabinet's events, or typed (the event's `id`). */
 export function eventField(show: Record<string, string[]>): INodeProperties {

@@ -4,7 +4,7 @@ import { cabinetAccessHint } from '../../../shared/transport/nodeErrors';
 import { apiErrorFields, type Failure } from '../../../shared/transport/apiFailure';
 
 /** The event types the API documents, named when it refuses a type (422). */
-export const DOCUMENTED_EVENT_TYPES = ['page_view', 'purchase', 'custom'];
+const DOCUMENTED_EVENT_TYPES = ['page_view', 'purchase', 'custom'];
 
 type PixelOperation = 'getAll' | 'create' | 'rename' | 'delete' | 'getBaseCode';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { pixelEventCreate } from './create';
 import { pixelEventDelete } from './delete';
 import { pixelEventGetAll } from './getAll';
@@ -6,7 +6,7 @@ import { pixelEventGetBaseCode } from './getBaseCode';
 import { pixelEventGetTypes } from './getTypes';
 import { pixelEventRename } from './rename';
 
-export const pixelEventResource = defineResource({
+export const pixelEventResource: Resource = defineResource({
 	resource: 'pixelEvent',
 	displayName: 'Pixel Event',
 	defaultOperation: 'getAll',

@@ -1,7 +1,7 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { advertisedObjectGetAll } from './getAll';
 
-export const advertisedObjectResource = defineResource({
+export const advertisedObjectResource: Resource = defineResource({
 	resource: 'advertisedObject',
 	displayName: 'Advertised Object',
 	defaultOperation: 'getAll',

@@ -1,7 +1,7 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { legacyReportGet } from './get';
 
-export const legacyReportResource = defineResource({
+export const legacyReportResource: Resource = defineResource({
 	resource: 'legacyReport',
 	displayName: 'Legacy Report (Deprecated)',
 	defaultOperation: 'get',

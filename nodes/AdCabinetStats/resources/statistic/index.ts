@@ -1,7 +1,7 @@
-import { defineResource } from '../../../shared/operation';
+import { defineResource, type Resource } from '../../../shared/operation';
 import { statisticGetAll } from './getAll';
 
-export const statisticResource = defineResource({
+export const statisticResource: Resource = defineResource({
 	resource: 'statistic',
 	displayName: 'Statistic',
 	defaultOperation: 'getAll',

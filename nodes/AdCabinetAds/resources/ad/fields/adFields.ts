@@ -10,10 +10,10 @@ export const SCHEDULE_JSON = 'scheduleJson';
 export const REMOVE_SCHEDULE = 'removeSchedule';
 
 /** The create collections (the required core fields are top-level, in none). */
-export type AdCollection =
+type AdCollection =
 	'targeting' | 'exclusions' | 'budgetSchedule' | 'websiteButton' | 'marking' | 'tracking';
 
-export interface Choice {
+interface Choice {
 	name: string;
 	value: string;
 	description?: string;
@@ -58,7 +58,7 @@ export type AdFieldKind =
  * Ads node, or By ID. Both give the ID the typed field of earlier versions takes, read by the same
  * rule; saved nodes of the versions in AD_IDS_TYPED_IN keep the typed field.
  */
-export interface IdPicker {
+interface IdPicker {
 	searchListMethod: string;
 	/** From List's placeholder, e.g. "Select a campaign…". */
 	listPlaceholder: string;
@@ -102,7 +102,7 @@ export interface AdField {
 export const CABINET_CURRENCY = 'cabinet';
 
 const AD_TYPES: readonly Choice[] = AD_TYPE_TERMS;
-export const BUTTON_TYPES: readonly Choice[] = BUTTON_TYPE_TERMS;
+const BUTTON_TYPES: readonly Choice[] = BUTTON_TYPE_TERMS;
 const CURRENCY_CHOICES: readonly Choice[] = CURRENCY_CODES.map((code) => ({
 	name: code,
 	value: code,

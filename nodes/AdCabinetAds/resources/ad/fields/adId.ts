@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { invalidInput } from '../../../../shared/validation';
 
-export const AD_LABEL = 'Ad';
+const AD_LABEL = 'Ad';
 
 /** The ad of Get and Update: searchable by title from the ad list, or by ID. */
 export function adIdField(show: Record<string, string[]>): INodeProperties {

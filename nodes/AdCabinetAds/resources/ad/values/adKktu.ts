@@ -12,7 +12,7 @@ const RULE = `only third-level categories (codes like 1.2.3) may be used on an a
  * of the wrong depth is refused without any request; an id's level is read from the tree, which is
  * fetched once per execution.
  */
-export async function resolveKktuId(
+async function resolveKktuId(
 	this: IExecuteSingleFunctions,
 	value: string,
 	label = labelOf('kktu_ids') as string,

@@ -4,7 +4,7 @@ import { WEEKDAYS, type Weekday } from '../fields/adFields';
 export type Schedule = Record<Weekday, number[]>;
 
 /** Makes the refusal for a broken schedule rule (docs/api-rules.md#schedule); the caller knows which field was used. */
-export type Refuse = (rule: string) => NodeOperationError;
+type Refuse = (rule: string) => NodeOperationError;
 
 const RULE = 'hours must be whole numbers from 0 to 23';
 
@@ -13,7 +13,7 @@ function isWeekday(value: unknown): value is Weekday {
 }
 
 /** Hours as a list, or text such as "9-18, 20" from an expression; each must be an integer 0–23. */
-export function readHours(value: unknown, day: string, refuse: Refuse): number[] {
+function readHours(value: unknown, day: string, refuse: Refuse): number[] {
 	const tokens: unknown[] = Array.isArray(value)
 		? value
 		: typeof value === 'number'
