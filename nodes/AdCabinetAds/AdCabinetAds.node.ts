@@ -65,9 +65,8 @@ export class AdCabinetAds implements INodeType {
 		properties: [...properties],
 	};
 
-	// Cabinets, campaigns and balances page by offset until the API's count, which declarative
-	// routing cannot read; they run as custom operations.
-	// Operations with an execute function (work declarative routing cannot express) run from here.
+	// Operations with an execute function run from here: cabinets, campaigns and balances page by
+	// offset until the API's count, which declarative routing cannot read.
 	customOperations = customOperationsOf(resources);
 
 	methods = {
