@@ -211,9 +211,8 @@ check('documentation links resolve to README sections', () => {
 	const problems = [];
 	const readme = readFileSync(join(root, 'README.md'), 'utf8');
 	const anchors = anchorsOf(readme);
-	const ours = [`https://www.npmjs.com/package/${pkg.name}`, pkg.homepage?.split('#')[0]].filter(
-		Boolean,
-	);
+	// README sections of the repository (npm run release:links builds them from repository.url).
+	const ours = [pkg.homepage?.split('#')[0]].filter(Boolean);
 	const links = [];
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 		const Type = Object.values(require(join(root, file)))[0];
@@ -232,7 +231,9 @@ check('documentation links resolve to README sections', () => {
 	for (const [where, url] of links) {
 		const [address, anchor] = String(url).split('#');
 		if (!ours.includes(address))
-			problems.push(`${where}: ${url} is not this package's page (${ours[0]})`);
+			problems.push(
+				`${where}: ${url} is not this repository's README (${ours[0]}): run npm run release:links`,
+			);
 		else if (!anchor) problems.push(`${where}: ${url} names no README section`);
 		else if (!anchors.has(anchor))
 			problems.push(`${where}: ${url}: the README has no section "#${anchor}"`);

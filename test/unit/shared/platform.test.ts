@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { PATHS } from '../../../nodes/shared/constants';
 import {
 	DEFAULT_PLATFORM,
-	namedInEveryForm,
+	shownFieldName,
 	PLATFORM_NAMES,
 	PLATFORMS,
 	platformNames,
@@ -162,7 +162,7 @@ describe('the platform comes from the credential', () => {
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as NodeOperationError).message).toBe(
-			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic (ext paths and fields)); choose one in the credential (got "Telegram"). Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic); choose one in the credential (got "Telegram"). Nothing was sent to the API.',
 		);
 		expect((error as NodeOperationError).context.itemIndex).toBe(3);
 	});
@@ -179,7 +179,7 @@ describe('the platform comes from the credential', () => {
 		expect(ctx.getCredentials).toHaveBeenCalledWith('adCabinetApi');
 	});
 
-	test('texts the editor shows name a field in both forms', () => {
-		expect(namedInEveryForm('eventId')).toBe('tg_event_id (ext_event_id in the Generic form)');
+	test('texts the editor shows name a field as Telegram (Adstat) writes it, without the Generic form', () => {
+		expect(shownFieldName('eventId')).toBe('tg_event_id');
 	});
 });
