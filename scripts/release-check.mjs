@@ -17,7 +17,10 @@
 //   8. every documentationUrl (nodes and credential) and every codex (*.node.json) link points at a
 //      section that exists in the README that is shipped;
 //   9. the version is semver and the CHANGELOG has a section for it; with --publish on a tag, the tag
-//      is v<version>.
+//      is v<version>;
+//  10. every picture in docs/images/ is as new as what it shows: docs/images/manifest.json, written by
+//      `npm run screenshots`, holds the hash of each picture's example file or node description
+//      (scripts/release/images.js), and a picture without a record or whose source changed fails.
 // `--publish` (the publish workflow) turns every TODO into a failure. Exits non-zero when any check
 // fails; TODOs alone say what a release still needs and pass.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -30,6 +33,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const rules = require('./release/rules.js');
 const workflows = require('./release/workflows.js');
+const images = require('./release/images.js');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const publishMode = process.argv.includes('--publish');
 const results = [];
@@ -273,6 +277,12 @@ check('version and CHANGELOG', () => {
 			`the tag ${process.env.GITHUB_REF_NAME} is not v${pkg.version}, the version in package.json`,
 		);
 	}
+	return problems;
+});
+
+check('pictures in docs/images as new as what they show', () => {
+	const problems = images.staleImages(root);
+	if (!problems.length) console.log(`     every picture matches ${images.MANIFEST}`);
 	return problems;
 });
 
