@@ -7,6 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Checks } from '../lib/checks';
 import { REPO_ROOT } from '../lib/runtime';
@@ -32,7 +33,6 @@ const MAX_IMAGE_BYTES = 150 * 1024;
 const HOVER_FADE_MS = 600;
 /** The canvas animates to its new zoom for about this long. */
 const FIT_VIEW_MS = 600;
-const OUTPUT_ROWS = '[data-test-id="ndv-output-panel"] table tbody tr';
 const EXECUTE_STEP = '[data-test-id="node-execute-button"]';
 
 /** An example of a sub-folder of examples/, imported under its file name. */
@@ -98,6 +98,9 @@ export async function screenshotCanvas(
 	if (fitView) {
 		await page.locator(SELECTORS.zoomToFit).click();
 		await page.waitForTimeout(FIT_VIEW_MS);
+		// One step out, so that the Execute workflow button below covers no node's name.
+		await page.locator('[data-test-id="zoom-out-button"]').click();
+		await page.waitForTimeout(FIT_VIEW_MS);
 	}
 	await page.mouse.move(0, VIEWPORT.height / 2);
 	await page.waitForTimeout(HOVER_FADE_MS);
@@ -152,10 +155,24 @@ export async function writeReadmeImages(
 					.waitFor({ state: 'visible', timeout: 10_000 });
 			}
 			await ndv.locator(EXECUTE_STEP).first().click();
-			await ndv.locator(OUTPUT_ROWS).first().waitFor({ state: 'visible', timeout: 60_000 });
-			const rows = await ndv.locator(OUTPUT_ROWS).count();
-			assert.ok(rows > 0, 'the output pane shows no rows after Execute step');
-			console.log(`      Execute step: ${rows} row(s) shown in the output pane`);
+			// The output pane names how many items the step returned ("30 items"); the input pane
+			// shows the Schedule Trigger's "1 item".
+			const items = /(\d+) items\b/;
+			try {
+				await page.waitForFunction(
+					`Number(${items}.exec(document.querySelector('${SELECTORS.ndv}')?.innerText ?? '')?.[1] ?? 0) > 1`,
+					undefined,
+					{ timeout: 90_000 },
+				);
+			} catch (error) {
+				const shot = join(tmpdir(), 'ad-cabinet-stats-panel-failed.png');
+				await page.screenshot({ path: shot });
+				throw new Error(`no items in the output pane after Execute step (the page: ${shot})`, {
+					cause: error,
+				});
+			}
+			const shown = items.exec(await ndv.innerText())?.[0];
+			console.log(`      Execute step: ${shown} in the output pane`);
 			assert.deepEqual(await errorToasts(page), [], 'error toasts');
 			await page.mouse.move(0, VIEWPORT.height / 2);
 			await page.waitForTimeout(HOVER_FADE_MS);
