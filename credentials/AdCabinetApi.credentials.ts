@@ -25,7 +25,7 @@ export class AdCabinetApi implements ICredentialType {
 		dark: 'file:../nodes/shared/adCabinet.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-ad-cabinet#credentials';
+	documentationUrl = 'https://github.com/FILL_IN_OWNER/n8n-nodes-ad-cabinet#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -39,13 +39,13 @@ export class AdCabinetApi implements ICredentialType {
 					description: 'The real service at client.adstat.pro and clientapi.adstat.pro',
 				},
 				{
-					name: 'Generic (ext paths and fields)',
+					name: 'Generic',
 					value: 'ext',
-					description: 'The generic form, with "ext" in every path and field name',
+					description: "The API's generic form, for services that use ext in paths and fields",
 				},
 			],
 			default: 'telegram',
-			description: 'Which names the API uses in its paths and fields',
+			description: 'Telegram (Adstat) for Telegram Ads bought through Adstat, the usual choice',
 		},
 		{
 			displayName: 'Sign-in Method',
@@ -61,12 +61,13 @@ export class AdCabinetApi implements ICredentialType {
 					name: 'Refresh Token',
 					value: 'refreshToken',
 					description:
-						'n8n renews the access token with it; a refresh token lasts 30 days, then paste a new one',
+						'Paste a refresh token, which Adstat gives with each sign-in and which lasts 30 days; n8n renews the access token with it',
 				},
 				{
 					name: 'Access Token',
 					value: 'accessToken',
-					description: 'Used as it is; it is not renewed (on the real service it lasts 1 hour)',
+					description:
+						'Paste an access token, which Adstat gives with each sign-in; it is used as it is and not renewed, so on Adstat it stops working after 1 hour',
 				},
 			],
 			default: 'password',
@@ -97,7 +98,8 @@ export class AdCabinetApi implements ICredentialType {
 			default: '',
 			required: true,
 			displayOptions: method('refreshToken'),
-			description: 'The refresh token the sign-in gave (it lasts 30 days)',
+			description:
+				'The refresh_token that a sign-in to the API returns (POST /api/v2/login at Base URL with your username and password), or one your Adstat contact gave you. It lasts 30 days.',
 		},
 		{
 			displayName: 'Access Token',
@@ -107,7 +109,8 @@ export class AdCabinetApi implements ICredentialType {
 			required: true,
 			default: '',
 			displayOptions: method('accessToken'),
-			description: 'The bearer token issued for your advertising cabinet',
+			description:
+				'The access_token that a sign-in to the API returns (POST /api/v2/login at Base URL with your username and password), or one your Adstat contact gave you. On Adstat it lasts 1 hour.',
 		},
 		{
 			displayName: 'Base URL',
@@ -156,7 +159,7 @@ export class AdCabinetApi implements ICredentialType {
 			typeOptions: { minValue: 0 },
 			default: 10,
 			description:
-				'How many requests the API allows to one URL path in each window. n8n waits its turn instead of being blocked. 0 turns pacing off.',
+				'How many requests the API allows in each window for each user and URL path (Adstat: 10 in 60 seconds). n8n paces the requests of this credential to each path within it, waiting its turn instead of being blocked. 0 turns pacing off.',
 		},
 		{
 			displayName: 'Rate Limit Window',
@@ -240,7 +243,7 @@ export class AdCabinetApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The access token is invalid or expired: the API answered 401 Unauthorized to a read with it. With Sign-in Method Access Token, paste a new token; otherwise the sign-in worked, so check that Base URL is the address of the service that signed you in.',
+						'The access token is invalid or expired: the API answered 401 Unauthorized to a read with it. With Sign-in Method Access Token, paste a new token or switch to Username and Password. With the other methods the sign-in or refresh succeeded and the same API then refused its token: a proxy between n8n and the API may drop the Authorization header, or the account may not be allowed to use the API; test again, and if it persists ask Adstat support.',
 				},
 			},
 			{

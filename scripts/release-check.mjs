@@ -17,7 +17,10 @@
 //   8. every documentationUrl (nodes and credential) and every codex (*.node.json) link points at a
 //      section that exists in the README that is shipped;
 //   9. the version is semver and the CHANGELOG has a section for it; with --publish on a tag, the tag
-//      is v<version>.
+//      is v<version>;
+//  10. every picture in docs/images/ is as new as what it shows: docs/images/manifest.json, written by
+//      `npm run screenshots`, holds the hash of each picture's example file or node description
+//      (scripts/release/images.js), and a picture without a record or whose source changed fails.
 // `--publish` (the publish workflow) turns every TODO into a failure. Exits non-zero when any check
 // fails; TODOs alone say what a release still needs and pass.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -30,6 +33,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const rules = require('./release/rules.js');
 const workflows = require('./release/workflows.js');
+const images = require('./release/images.js');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const publishMode = process.argv.includes('--publish');
 const results = [];
@@ -211,9 +215,8 @@ check('documentation links resolve to README sections', () => {
 	const problems = [];
 	const readme = readFileSync(join(root, 'README.md'), 'utf8');
 	const anchors = anchorsOf(readme);
-	const ours = [`https://www.npmjs.com/package/${pkg.name}`, pkg.homepage?.split('#')[0]].filter(
-		Boolean,
-	);
+	// README sections of the repository (npm run release:links builds them from repository.url).
+	const ours = [pkg.homepage?.split('#')[0]].filter(Boolean);
 	const links = [];
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 		const Type = Object.values(require(join(root, file)))[0];
@@ -232,7 +235,9 @@ check('documentation links resolve to README sections', () => {
 	for (const [where, url] of links) {
 		const [address, anchor] = String(url).split('#');
 		if (!ours.includes(address))
-			problems.push(`${where}: ${url} is not this package's page (${ours[0]})`);
+			problems.push(
+				`${where}: ${url} is not this repository's README (${ours[0]}): run npm run release:links`,
+			);
 		else if (!anchor) problems.push(`${where}: ${url} names no README section`);
 		else if (!anchors.has(anchor))
 			problems.push(`${where}: ${url}: the README has no section "#${anchor}"`);
@@ -272,6 +277,12 @@ check('version and CHANGELOG', () => {
 			`the tag ${process.env.GITHUB_REF_NAME} is not v${pkg.version}, the version in package.json`,
 		);
 	}
+	return problems;
+});
+
+check('pictures in docs/images as new as what they show', () => {
+	const problems = images.staleImages(root);
+	if (!problems.length) console.log(`     every picture matches ${images.MANIFEST}`);
 	return problems;
 });
 

@@ -1,8 +1,8 @@
-import { namedInEveryForm } from '../shared/platform';
+import { shownFieldName } from '../shared/platform';
 
 /** What an AI agent is told about each Pixel Events operation (see shared/toolDescription.ts). */
 export const PIXEL_EVENT_TOOL_TEXTS = {
-	getAll: `List a cabinet's pixel tag events: one item per event with id, the platform's event id ${namedInEveryForm('eventId')}, title, type, status and the number of ads using it (the code snippet too when Simplify is off). The id is the Event the rename and delete tools need, and the pixel event an ad can use. Without Return All at most Limit events come back.`,
+	getAll: `List a cabinet's pixel tag events: one item per event with id, the platform's event id ${shownFieldName('eventId')}, title, type, status and the number of ads using it (the code snippet too when Simplify is off). The id is the Event the rename and delete tools need; an ad's Pixel Event takes the ${shownFieldName('eventId')} instead. Without Return All at most Limit events come back.`,
 	getTypes:
 		'The event types a pixel event can have (for example page_view, purchase, custom), one item each. Only reads.',
 	getBaseCode:

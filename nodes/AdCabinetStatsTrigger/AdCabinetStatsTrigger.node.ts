@@ -96,7 +96,7 @@ export class AdCabinetStatsTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each row is emitted once its period has ended and settled (or on every change, if chosen). Its place is kept in the workflow, so a restart neither loses nor repeats rows. In queue mode a worker that dies mid-run loses the rows of that run on n8n 2.x and repeats them on n8n 1.x: write with an upsert on row_key and, where every row counts, keep the store true with a scheduled Get Many of the last few days.',
+					'Each row is emitted once its period has ended and settled (or on every change, if chosen); a restart of n8n neither loses nor repeats rows. Write them with an upsert (Append or Update, Insert or Update) on row_key.',
 				name: 'triggerNotice',
 				type: 'notice',
 				default: '',

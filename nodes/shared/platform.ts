@@ -114,7 +114,7 @@ export const PLATFORM_NAMES: Readonly<Record<Platform, PlatformNames>> = {
 	},
 	ext: {
 		platform: 'ext',
-		label: 'Generic (ext paths and fields)',
+		label: 'Generic',
 		paths: {
 			legacyReport: '/api/report/extview',
 			adCreate: '/api/advertisement/ext/',
@@ -177,8 +177,11 @@ export async function platformNamesOf(ctx: WithCredentials, itemIndex = 0): Prom
 	return platformNames(credentials, ctx.getNode(), itemIndex);
 }
 
-/** A field's name in every form, for texts the editor and AI agents read: "tg_event_id (ext_event_id in the Generic form)". */
-export function namedInEveryForm(field: keyof PlatformNames['fields']): string {
-	const { telegram, ext } = PLATFORM_NAMES;
-	return `${telegram.fields[field]} (${ext.fields[field]} in the Generic form)`;
+/**
+ * A field's name as texts the editor and AI agents read give it: the Telegram (Adstat) name, such as
+ * "tg_event_id". Descriptions are the same for every credential, and nearly every user is on
+ * Telegram (Adstat); the credential's Platform option explains the Generic form once.
+ */
+export function shownFieldName(field: keyof PlatformNames['fields']): string {
+	return PLATFORM_NAMES.telegram.fields[field];
 }

@@ -22,45 +22,41 @@
  */
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { credentialsFor } from '../../harness/sandbox';
 import { repoPackageJson } from '../lib/installPackage';
 import { EXPECTED_NODES, ownNodes } from '../lib/nodeTypes';
-import { REPO_ROOT } from '../lib/runtime';
 import type { N8nServer } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
-import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../lib/workflows';
-import { CHROMIUM_PATH, openEditorBrowser, VIEWPORT, type EditorBrowser } from './browser';
+import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL } from '../lib/workflows';
+import { CHROMIUM_PATH, openEditorBrowser, type EditorBrowser } from './browser';
+import {
+	assertImageSize,
+	IMAGES_DIR,
+	README_EXAMPLE,
+	recordPicture,
+	screenshotCanvas,
+	sheetsCredentialOf,
+	subfolderExample,
+	writeReadmeImages,
+} from './readmeImages';
 import { checkCabinetPicker } from './cabinetPicker';
 import { checkCreatorSearches } from './creatorSearch';
-import { latestVersion, mainParameters, type ServedNodeDescription } from './parameters';
+import { latestVersion, type ServedNodeDescription } from './parameters';
 import {
-	assertIconRendered,
-	canvasNode,
 	checkInNodeCreator,
 	checkNodeInEditor,
-	errorToasts,
 	openNewWorkflow,
-	openRoute,
 	screenshotPath,
-	SELECTORS,
 	type NodeFindings,
 	type NodeUnderTest,
 } from './nodeChecks';
 
 const args = new Set(process.argv.slice(2));
-const IMAGES_DIR = join(REPO_ROOT, 'docs', 'images');
-/** The example whose canvas, and whose Stats node's panel, the README shows. */
-const README_EXAMPLE = 'stats-to-csv.json';
-const MAX_IMAGE_BYTES = 150 * 1024;
-/** Toolbars and hover highlights fade out this long after the pointer leaves. */
-const HOVER_FADE_MS = 600;
-/** The canvas animates to its new zoom for about this long. */
-const FIT_VIEW_MS = 600;
 /** The recipe whose canvas docs/images/balance-alert.png shows. */
 const BALANCE_ALERT_EXAMPLE = 'balance-alert.json';
 /** Typed in the Cabinet ID list's search: part of one sandbox cabinet's name. */
@@ -122,98 +118,6 @@ async function createNodeWorkflows(
 	return result;
 }
 
-/** A README picture stays small; prints its path and size. */
-function assertImageSize(file: string): void {
-	const bytes = statSync(file).size;
-	assert.ok(bytes < MAX_IMAGE_BYTES, `larger than ${MAX_IMAGE_BYTES} bytes`);
-	console.log(`      ${relative(REPO_ROOT, file)}, ${Math.round(bytes / 1024)} KB`);
-}
-
-/**
- * Opens an imported example, waits for every node on the canvas (our icons loaded), optionally
- * fits the workflow to the view, and screenshots it with nothing selected or hovered.
- */
-async function screenshotCanvas(
-	editor: EditorBrowser,
-	baseUrl: string,
-	example: Example,
-	packagePrefix: string,
-	file: string,
-	fitView: boolean,
-): Promise<void> {
-	const { page } = editor;
-	await openRoute(page, baseUrl, `/workflow/${example.id}`);
-	for (const node of example.workflow.nodes) {
-		if (node.type === 'n8n-nodes-base.stickyNote') continue;
-		const onCanvas = canvasNode(page, node.name);
-		await onCanvas.waitFor({ state: 'visible', timeout: 60_000 });
-		// Our icons are SVG files; n8n's own nodes draw theirs inline.
-		if (node.type.startsWith(packagePrefix))
-			await assertIconRendered(onCanvas.locator('img').first(), undefined);
-	}
-	// Nothing selected or hovered: a click on empty canvas, then the pointer off the canvas.
-	await page.mouse.click(VIEWPORT.width / 2, 110);
-	if (fitView) {
-		await page.locator(SELECTORS.zoomToFit).click();
-		await page.waitForTimeout(FIT_VIEW_MS);
-	}
-	await page.mouse.move(0, VIEWPORT.height / 2);
-	await page.waitForTimeout(HOVER_FADE_MS);
-	await page.screenshot({ path: file });
-	assertImageSize(file);
-}
-
-/** docs/images: the Stats node's panel and the canvas of README_EXAMPLE, from that example. */
-async function writeReadmeImages(
-	checks: Checks,
-	editor: EditorBrowser,
-	baseUrl: string,
-	example: Example,
-	statsType: string,
-	statsDescription: ServedNodeDescription | undefined,
-): Promise<void> {
-	const { page } = editor;
-	editor.events.step = 'README screenshots';
-	mkdirSync(IMAGES_DIR, { recursive: true });
-	const canvasFile = join(IMAGES_DIR, 'example-workflow.png');
-	const panelFile = join(IMAGES_DIR, 'stats-node-panel.png');
-	const stats = example.workflow.nodes.find((n) => n.type === statsType);
-	const packagePrefix = `${statsType.slice(0, statsType.lastIndexOf('.'))}.`;
-	const canvasOk = await checks.check(
-		`${relative(REPO_ROOT, canvasFile)}: the canvas of ${example.file}`,
-		async () => {
-			assert.ok(stats, `${example.file} has no ${statsType} node`);
-			await screenshotCanvas(editor, baseUrl, example, packagePrefix, canvasFile, false);
-		},
-	);
-	await checks.check(
-		`${relative(REPO_ROOT, panelFile)}: the panel of "${stats?.name}"`,
-		async () => {
-			assert.ok(canvasOk && stats, 'the example canvas did not open');
-			await canvasNode(page, stats.name).dblclick();
-			const ndv = page.locator(SELECTORS.ndv);
-			await ndv.waitFor({ state: 'visible', timeout: 20_000 });
-			await ndv
-				.locator(`${SELECTORS.credentialSelect} input`)
-				.first()
-				.waitFor({ state: 'visible', timeout: 20_000 });
-			const parameters = statsDescription ? mainParameters(statsDescription, stats.parameters) : [];
-			assert.ok(parameters.length > 0, `no description of ${statsType}`);
-			for (const parameter of parameters) {
-				await ndv
-					.locator(SELECTORS.parameterInput(parameter.name))
-					.first()
-					.waitFor({ state: 'visible', timeout: 10_000 });
-			}
-			assert.deepEqual(await errorToasts(page), [], 'error toasts');
-			await page.mouse.move(0, VIEWPORT.height / 2);
-			await page.waitForTimeout(HOVER_FADE_MS);
-			await page.screenshot({ path: panelFile });
-			assertImageSize(panelFile);
-		},
-	);
-}
-
 async function main(): Promise<number> {
 	const started = Date.now();
 	const checks = new Checks();
@@ -238,7 +142,12 @@ async function main(): Promise<number> {
 		console.log('\n▶ Import');
 		t = Date.now();
 		await session.importCredential(credentialsFor(sandbox));
-		await session.importExamples(examples);
+		// The README's first picture shows a sync example, with the Google credential it names.
+		const readmeExample = subfolderExample(README_EXAMPLE);
+		const sheetsCredential = sheetsCredentialOf(readmeExample);
+		if (sheetsCredential.length)
+			await session.importCredentials(sheetsCredential, 'google-credentials.json');
+		await session.importExamples([...examples, readmeExample]);
 		console.log(
 			`  the sandbox credential and ${examples.length} examples (${seconds(Date.now() - t)})`,
 		);
@@ -301,25 +210,30 @@ async function main(): Promise<number> {
 
 		if (args.has('--screenshots')) {
 			console.log('\n▶ README screenshots');
-			const example = examples.find((e) => e.file === README_EXAMPLE);
 			const statsType = `${pkg.name}.adCabinetStats`;
-			if (!example) checks.fail('README screenshots', `no examples/${README_EXAMPLE}`);
-			else {
-				const statsDescription = nodes.find((n) => n.type === statsType)?.description;
-				await writeReadmeImages(checks, browser, server.url, example, statsType, statsDescription);
-			}
+			const statsDescription = nodes.find((n) => n.type === statsType)?.description;
+			await writeReadmeImages(
+				checks,
+				browser,
+				server.url,
+				subfolderExample(README_EXAMPLE),
+				statsType,
+				statsDescription,
+			);
 			// The trigger's panel as a new node opens it: its unit list and the Poll Times hint.
 			const triggerIndex = nodes.findIndex((n) => n.type === `${pkg.name}.adCabinetStatsTrigger`);
 			const triggerShot = findings[triggerIndex]?.screenshot;
 			await checks.check('docs/images/trigger-node-panel.png: the Stats Trigger panel', () => {
 				assert.ok(triggerShot, 'no screenshot of the Stats Trigger panel was taken');
 				copyFileSync(triggerShot, join(IMAGES_DIR, 'trigger-node-panel.png'));
+				recordPicture('trigger-node-panel.png', [{ node: 'AdCabinetStatsTrigger' }]);
 			});
 			await checks.check('docs/images/media-cabinet-picker.png: the open Cabinet ID list', () => {
 				assert.ok(pickerShot, 'no screenshot of the open Cabinet ID list was taken');
 				const file = join(IMAGES_DIR, 'media-cabinet-picker.png');
 				copyFileSync(pickerShot, file);
 				assertImageSize(file);
+				recordPicture('media-cabinet-picker.png', [{ node: 'AdCabinetMedia' }]);
 			});
 			const balanceAlert = examples.find((e) => e.file === BALANCE_ALERT_EXAMPLE);
 			if (!balanceAlert) {
@@ -331,15 +245,11 @@ async function main(): Promise<number> {
 				const baseUrl = server.url;
 				await checks.check(
 					`docs/images/balance-alert.png: the canvas of ${BALANCE_ALERT_EXAMPLE}, fitted to the view`,
-					async () =>
-						await screenshotCanvas(
-							editor,
-							baseUrl,
-							balanceAlert,
-							`${pkg.name}.`,
-							join(IMAGES_DIR, 'balance-alert.png'),
-							true,
-						),
+					async () => {
+						const file = join(IMAGES_DIR, 'balance-alert.png');
+						await screenshotCanvas(editor, baseUrl, balanceAlert, `${pkg.name}.`, file, true);
+						recordPicture('balance-alert.png', [{ file: `examples/${balanceAlert.file}` }]);
+					},
 				);
 			}
 		}

@@ -284,6 +284,24 @@ function npmReadme(markdown, pkg, root) {
 	return { shown, problems, todos };
 }
 
+/**
+ * The text of a credential or codex file with its documentation links (a README section of this
+ * repository, such as https://github.com/<owner>/<name>#credentials) built from package.json's
+ * repository, whatever owner they held before. n8n shows them as each node's and the credential's
+ * Docs link; the repository's README is there for every install, a tarball's included, and for a
+ * version not yet on npm.
+ */
+function rewriteDocLinks(text, pkg) {
+	const repo = githubRepository(pkg);
+	if (!repo) return text;
+	const name = pkg.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const pattern = new RegExp(
+		`https://(?:github\\.com/[^/\\s"'\`]+/${name}|www\\.npmjs\\.com/package/${name})#`,
+		'g',
+	);
+	return text.replace(pattern, `${repo.base}#`);
+}
+
 /** package.json's bugs and homepage as repository.url implies them. */
 function derivedIdentity(pkg) {
 	const repo = githubRepository(pkg);
@@ -300,6 +318,7 @@ module.exports = {
 	readmeLinks,
 	readmeLinkProblems,
 	rewriteReadme,
+	rewriteDocLinks,
 	npmReadme,
 	derivedIdentity,
 };

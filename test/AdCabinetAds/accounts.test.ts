@@ -148,7 +148,7 @@ describe('Ad Cabinet Ads → Cabinet, Campaign and Balance (Telegram form)', () 
 				platform: 'ext',
 			} as ReturnType<typeof credentialsFor>);
 			expect(error?.message).toMatch(
-				/exist only on the Telegram \(Adstat\) API; this credential's Platform is "Generic \(ext paths and fields\)", whose API has no such endpoint/,
+				/exist only on the Telegram \(Adstat\) API; this credential's Platform is "Generic", whose API has no such endpoint/,
 			);
 			expect(error?.message).toContain('Nothing was sent to the API.');
 		}

@@ -210,7 +210,7 @@ describe('the Campaign ID picker with the credential in the Generic form', () =>
 				1.2,
 			),
 		).rejects.toThrow(
-			'Platform (Ad Cabinet API credential): Campaign lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the campaign ID. Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): Campaign lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the campaign ID. Nothing was sent to the API.',
 		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});

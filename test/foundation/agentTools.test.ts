@@ -92,10 +92,11 @@ describe('our nodes as AI agent tools', () => {
 		expect(stats).toContain('at most 2 days and start at most 5 days ago');
 		expect(stats).toContain('Limit');
 		expect(text('adCabinetAds', 'ad', 'getAll')).toContain('up to 500');
-		// The event id an ad takes, by its name in either form of the API.
+		// The event id an ad takes, by the name Adstat gives it; the Generic form is not named.
 		expect(text('adCabinetPixelEvents', 'pixelEvent', 'getAll')).toContain(
-			'tg_event_id (ext_event_id in the Generic form)',
+			"an ad's Pixel Event takes the tg_event_id",
 		);
+		expect(text('adCabinetPixelEvents', 'pixelEvent', 'getAll')).not.toMatch(/Generic|ext_/);
 		expect(text('adCabinetAds', 'ad', 'create')).toContain('Ad Cabinet KKTU');
 		expect(text('adCabinetMedia', 'media', 'upload')).toContain('File URL');
 		expect(text('adCabinetAudiences', 'audience', 'create')).toContain('at least 1,000 numbers');

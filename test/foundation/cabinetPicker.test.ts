@@ -41,7 +41,7 @@ describe('the Cabinet ID picker', () => {
 				{ ...credentialsFor(sandbox()), platform: 'ext' },
 			),
 		).rejects.toThrow(
-			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the cabinet ID. Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID" and type the cabinet ID. Nothing was sent to the API.',
 		);
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
@@ -125,7 +125,7 @@ describe('the cabinet filter of Stats and the Stats Trigger', () => {
 				{ ...credentialsFor(sandbox()), platform: 'ext' },
 			),
 		).rejects.toThrow(
-			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise give the cabinet IDs with an expression: a list such as {{ ["100001"] }}, or IDs separated by commas. Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): Cabinet lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise give the cabinet IDs with an expression: a list such as {{ ["100001"] }}, or IDs separated by commas. Nothing was sent to the API.',
 		);
 		await expect(
 			loadOptions(

@@ -4,7 +4,7 @@ import { viewOf } from '../../../nodes/shared/auth';
 import { PATHS } from '../../../nodes/shared/constants';
 import {
 	DEFAULT_PLATFORM,
-	namedInEveryForm,
+	shownFieldName,
 	PLATFORM_NAMES,
 	PLATFORMS,
 	platformNames,
@@ -163,7 +163,7 @@ describe('the platform comes from the credential', () => {
 		}
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as NodeOperationError).message).toBe(
-			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic (ext paths and fields)); choose one in the credential (got "Telegram"). Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic); choose one in the credential (got "Telegram"). Nothing was sent to the API.',
 		);
 		expect((error as NodeOperationError).context.itemIndex).toBe(3);
 	});
@@ -180,7 +180,7 @@ describe('the platform comes from the credential', () => {
 		expect(ctx.getCredentials).toHaveBeenCalledWith('adCabinetApi');
 	});
 
-	test('texts the editor shows name a field in both forms', () => {
-		expect(namedInEveryForm('eventId')).toBe('tg_event_id (ext_event_id in the Generic form)');
+	test('texts the editor shows name a field as Telegram (Adstat) writes it, without the Generic form', () => {
+		expect(shownFieldName('eventId')).toBe('tg_event_id');
 	});
 });

@@ -159,7 +159,7 @@ describe('realServiceCredentials', () => {
 		await expect(
 			realServiceCredentials(ext.ctx, 2, 'Campaign lists', 'choose "By ID"'),
 		).rejects.toThrow(
-			'Platform (Ad Cabinet API credential): Campaign lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic (ext paths and fields)", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID". Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): Campaign lists exist only on the Telegram (Adstat) API; this credential\'s Platform is "Generic", whose API has no such endpoint. If your service is Telegram (Adstat), set Platform to it in the credential; otherwise choose "By ID". Nothing was sent to the API.',
 		);
 		expect(ext.request).not.toHaveBeenCalled();
 	});

@@ -134,7 +134,7 @@ const fields: INodeProperties[] = [
 	...returnAllFields(show),
 	...simplifyFields(
 		show,
-		'the period, the cabinet, campaign, ad and object a row is about (with Grouping), spend in the chosen currency, views, clicks, actions and the ratios',
+		'the period, the cabinet, campaign, ad and object a row is about (with Grouping), spend in the chosen currency, views, clicks, actions, the ratios, and row_key (the column to match on when writing the rows to a sheet or table; nodes saved before version 1.2 have none)',
 	),
 	...statsFiltersFields(show, CABINET_IDS_TYPED_IN),
 	{
@@ -344,7 +344,7 @@ export const statisticGetAll: Operation = {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many statistics rows',
-		description: 'Spend, impressions, clicks and ratios per period, paged by cursor',
+		description: 'One item per statistics row: spend, views, clicks, actions and ratios per period',
 	},
 	fields,
 	execute: executeStatisticGetAll,

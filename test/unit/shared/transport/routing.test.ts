@@ -137,7 +137,7 @@ describe('routed: every declarative operation through send', () => {
 		const routing = routingContext(() => items(1), { credential: { platform: 'tiktok' } });
 		const prepare = jest.fn();
 		await expect(run({ prepare }, routing)).rejects.toThrow(
-			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic (ext paths and fields)); choose one in the credential (got "tiktok"). Nothing was sent to the API.',
+			'Platform (Ad Cabinet API credential): must be "telegram" (Telegram (Adstat)) or "ext" (Generic); choose one in the credential (got "tiktok"). Nothing was sent to the API.',
 		);
 		expect(prepare).not.toHaveBeenCalled();
 		expect(routing.makeRoutingRequest).not.toHaveBeenCalled();

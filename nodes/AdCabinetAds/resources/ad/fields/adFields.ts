@@ -1,4 +1,4 @@
-import { namedInEveryForm, type PlatformNames } from '../../../../shared/platform';
+import { shownFieldName, type PlatformNames } from '../../../../shared/platform';
 import { AD_TYPE_TERMS, BUTTON_TYPE_TERMS, CURRENCY_CODES } from '../../../../shared/vocabulary';
 
 /** The schedule's day keys, in order (docs/api-rules.md#schedule). */
@@ -183,7 +183,7 @@ export const AD_FIELDS: readonly AdField[] = [
 	{ api: 'other_info', name: 'otherInfo', displayName: 'Marking Token', collection: 'marking', kind: { type: 'string', nullable: true }, description: 'Marking token for manual labelling (other_info); empty sends null', update: true },
 
 	// Tracking
-	{ api: { platformField: 'eventId' }, name: 'pixelEvent', displayName: 'Pixel Event Name or ID', collection: 'tracking', kind: { type: 'pixelEvent' }, description: `One pixel tag event of the cabinet in Cabinet ID, by its ${namedInEveryForm('eventId')}; empty sends null. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`, update: true },
+	{ api: { platformField: 'eventId' }, name: 'pixelEvent', displayName: 'Pixel Event Name or ID', collection: 'tracking', kind: { type: 'pixelEvent' }, description: `One pixel tag event of the cabinet in Cabinet ID, by its ${shownFieldName('eventId')}; empty sends null. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`, update: true },
 ];
 
 /** The fields shown up front on Create, in the order of the table. */
