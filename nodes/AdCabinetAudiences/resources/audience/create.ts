@@ -17,16 +17,15 @@ import {
 	type FileKind,
 } from '../../../shared/download';
 import { eachItem, guardItem } from '../../../shared/perItem';
-import { apiRequest, connectionOptions } from '../../../shared/transport/request';
+import { connectionOptions } from '../../../shared/transport/request';
 import { invalidInput } from '../../../shared/validation';
 import {
 	AUDIENCE_MAX_BYTES,
 	buildAudienceFromText,
 	buildAudienceFromValues,
-	describeCounts,
 	type AudienceBuild,
 } from './audienceFile';
-import { audienceHint } from './hints';
+import { uploadAudience, type AudienceTarget } from './audienceUpload';
 
 const show = { resource: ['audience'], operation: ['create'] };
 const FIELD_LABELS = {
@@ -35,8 +34,6 @@ const FIELD_LABELS = {
 	phoneField: 'Phone Field',
 	list: 'Phone Numbers',
 } as const;
-const FILE_NAME = 'audience.csv';
-const FILE_TYPE = 'text/csv';
 const AUDIENCE_FILE_TYPES = new Set([
 	'text/csv',
 	'text/plain',
@@ -197,12 +194,7 @@ function fieldValue(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-interface Target {
-	accountId: string;
-	title: string;
-}
-
-function readTarget(ctx: IExecuteFunctions, i: number): Target {
+function readTarget(ctx: IExecuteFunctions, i: number): AudienceTarget {
 	const accountId = readCabinetId(ctx.getNode(), ctx.getNodeParameter('accountId', i), i);
 	const title = ctx.getNodeParameter('title', i) as unknown;
 	if (typeof title !== 'string' || title.trim() === '') {
@@ -229,36 +221,6 @@ function refuse(
 		throw invalidInput(ctx.getNode(), field, build.problem.message, i, given, nothingSent);
 }
 
-/** Sends one built file (multipart `title` + `audience`) and reports what was sent. */
-async function upload(
-	ctx: IExecuteFunctions,
-	target: Target,
-	build: AudienceBuild,
-	i: number,
-): Promise<IDataObject> {
-	const form = new FormData();
-	form.append('title', target.title);
-	form.append('audience', new Blob([build.content], { type: FILE_TYPE }), FILE_NAME);
-	const body = await apiRequest.call(ctx, {
-		api: 'client',
-		method: 'POST',
-		path: (names) => names.paths.audienceCreate(target.accountId),
-		body: form,
-		idempotent: false,
-		itemIndex: i,
-		connection: connectionOptions(ctx, i),
-		hint: audienceHint(target.accountId),
-	});
-	const report = {
-		...build.report,
-		summary: describeCounts(build.report),
-	} as unknown as IDataObject;
-	if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
-		return { ...(body as IDataObject), report };
-	}
-	return { account_id: target.accountId, title: target.title, success: true, report };
-}
-
 async function fromItems(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -282,7 +244,7 @@ async function fromItems(
 		);
 	}
 	refuse(ctx, build, FIELD_LABELS.phoneField, 0);
-	return await upload(ctx, target, build, 0);
+	return await uploadAudience(ctx, target, build, 0);
 }
 
 async function fromBinary(
@@ -323,7 +285,7 @@ async function fromBinary(
 		invalidAs: 'lines',
 	});
 	refuse(ctx, build, FIELD_LABELS.binary, i);
-	return await upload(ctx, target, build, i);
+	return await uploadAudience(ctx, target, build, i);
 }
 
 /** A text file has no NUL bytes; an image, archive or spreadsheet has them near its start. */
@@ -356,7 +318,7 @@ async function fromUrl(ctx: IExecuteFunctions, i: number): Promise<IDataObject> 
 		invalidAs: 'lines',
 	});
 	refuse(ctx, build, FILE_URL_LABEL, i, given, NOTHING_SENT_BEFORE_DOWNLOAD);
-	return await upload(ctx, target, build, i);
+	return await uploadAudience(ctx, target, build, i);
 }
 
 async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
@@ -378,7 +340,7 @@ async function fromList(ctx: IExecuteFunctions, i: number): Promise<IDataObject>
 		);
 	}
 	refuse(ctx, build, FIELD_LABELS.list, i);
-	return await upload(ctx, target, build, i);
+	return await uploadAudience(ctx, target, build, i);
 }
 
 /**
