@@ -99,7 +99,7 @@ export class AdCabinetApi implements ICredentialType {
 			required: true,
 			displayOptions: method('refreshToken'),
 			description:
-				'The refresh_token that a sign-in to the API returns (POST /api/v2/login at Base URL with your username and password), or one your Adstat contact gave you. It lasts 30 days.',
+				'The refresh_token that a sign-in to the API returns (POST /api/v2/login at Base URL with your username and password, sent as a form). It lasts 30 days, then sign in again for a new one.',
 		},
 		{
 			displayName: 'Access Token',
@@ -110,7 +110,7 @@ export class AdCabinetApi implements ICredentialType {
 			default: '',
 			displayOptions: method('accessToken'),
 			description:
-				'The access_token that a sign-in to the API returns (POST /api/v2/login at Base URL with your username and password), or one your Adstat contact gave you. On Adstat it lasts 1 hour.',
+				'The access_token that a sign-in to the API returns (POST /api/v2/login at Base URL with your username and password, sent as a form). On Adstat it lasts 1 hour.',
 		},
 		{
 			displayName: 'Base URL',

@@ -14,7 +14,14 @@ import { REPO_ROOT } from '../lib/runtime';
 import { EXAMPLES_DIR, exampleId, type Example } from '../lib/workflows';
 import { VIEWPORT, type EditorBrowser } from './browser';
 import { mainParameters, type ServedNodeDescription } from './parameters';
-import { assertIconRendered, canvasNode, errorToasts, openRoute, SELECTORS } from './nodeChecks';
+import {
+	assertIconRendered,
+	canvasNode,
+	errorToasts,
+	openRoute,
+	SELECTORS,
+	type NodeUnderTest,
+} from './nodeChecks';
 
 // Plain CommonJS, shared with release-check.mjs.
 const { recordImage } = require('../release/images') as {
@@ -154,24 +161,7 @@ export async function writeReadmeImages(
 					.first()
 					.waitFor({ state: 'visible', timeout: 10_000 });
 			}
-			await ndv.locator(EXECUTE_STEP).first().click();
-			// The output pane names how many items the step returned ("30 items"); the input pane
-			// shows the Schedule Trigger's "1 item".
-			const items = /(\d+) items\b/;
-			try {
-				await page.waitForFunction(
-					`Number(${items}.exec(document.querySelector('${SELECTORS.ndv}')?.innerText ?? '')?.[1] ?? 0) > 1`,
-					undefined,
-					{ timeout: 90_000 },
-				);
-			} catch (error) {
-				const shot = join(tmpdir(), 'ad-cabinet-stats-panel-failed.png');
-				await page.screenshot({ path: shot });
-				throw new Error(`no items in the output pane after Execute step (the page: ${shot})`, {
-					cause: error,
-				});
-			}
-			const shown = items.exec(await ndv.innerText())?.[0];
+			const shown = await executeAndWaitForItems(editor, 2, 'stats');
 			console.log(`      Execute step: ${shown} in the output pane`);
 			assert.deepEqual(await errorToasts(page), [], 'error toasts');
 			await page.mouse.move(0, VIEWPORT.height / 2);
@@ -182,6 +172,72 @@ export async function writeReadmeImages(
 				{ file: `examples/${README_EXAMPLE}` },
 				{ node: 'AdCabinetStats' },
 			]);
+		},
+	);
+}
+
+/**
+ * Clicks the panel's Execute step (Fetch Test Event on a trigger) and waits until the output pane
+ * names at least `least` items; returns what it names ("30 items"). The count is read from the
+ * panel's text, where the input pane of a node after a trigger names its own "1 item".
+ */
+async function executeAndWaitForItems(
+	editor: EditorBrowser,
+	least: number,
+	what: string,
+): Promise<string | undefined> {
+	const { page } = editor;
+	const ndv = page.locator(SELECTORS.ndv);
+	await ndv.locator(EXECUTE_STEP).first().click();
+	const items = /(\d+) items?\b/;
+	try {
+		await page.waitForFunction(
+			`Number(${items}.exec(document.querySelector('${SELECTORS.ndv}')?.innerText ?? '')?.[1] ?? 0) >= ${least}`,
+			undefined,
+			{ timeout: 90_000 },
+		);
+	} catch (error) {
+		const shot = join(tmpdir(), `ad-cabinet-${what}-panel-failed.png`);
+		await page.screenshot({ path: shot });
+		throw new Error(`no items in the output pane after Execute step (the page: ${shot})`, {
+			cause: error,
+		});
+	}
+	return items.exec(await ndv.innerText())?.[0];
+}
+
+/**
+ * docs/images/trigger-node-panel.png: the Stats Trigger's panel after Fetch Test Event, with the
+ * latest settled rows in its output pane.
+ */
+export async function writeTriggerImage(
+	checks: Checks,
+	editor: EditorBrowser,
+	baseUrl: string,
+	trigger: NodeUnderTest | undefined,
+): Promise<void> {
+	const { page } = editor;
+	const file = join(IMAGES_DIR, 'trigger-node-panel.png');
+	await checks.check(
+		`${relative(REPO_ROOT, file)}: the Stats Trigger panel after Fetch Test Event`,
+		async () => {
+			assert.ok(trigger, 'no workflow holds the Stats Trigger');
+			await openRoute(page, baseUrl, `/workflow/${trigger.workflowId}`);
+			await canvasNode(page, trigger.nodeName).dblclick();
+			const ndv = page.locator(SELECTORS.ndv);
+			await ndv.waitFor({ state: 'visible', timeout: 20_000 });
+			await ndv
+				.locator(`${SELECTORS.credentialSelect} input`)
+				.first()
+				.waitFor({ state: 'visible', timeout: 20_000 });
+			const shown = await executeAndWaitForItems(editor, 1, 'trigger');
+			console.log(`      Fetch Test Event: ${shown} in the output pane`);
+			assert.deepEqual(await errorToasts(page), [], 'error toasts');
+			await page.mouse.move(0, VIEWPORT.height / 2);
+			await page.waitForTimeout(HOVER_FADE_MS);
+			await page.screenshot({ path: file });
+			assertImageSize(file);
+			recordPicture('trigger-node-panel.png', [{ node: 'AdCabinetStatsTrigger' }]);
 		},
 	);
 }

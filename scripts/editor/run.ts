@@ -43,6 +43,7 @@ import {
 	sheetsCredentialOf,
 	subfolderExample,
 	writeReadmeImages,
+	writeTriggerImage,
 } from './readmeImages';
 import { checkCabinetPicker } from './cabinetPicker';
 import { checkCreatorSearches } from './creatorSearch';
@@ -220,14 +221,13 @@ async function main(): Promise<number> {
 				statsType,
 				statsDescription,
 			);
-			// The trigger's panel as a new node opens it: its unit list and the Poll Times hint.
-			const triggerIndex = nodes.findIndex((n) => n.type === `${pkg.name}.adCabinetStatsTrigger`);
-			const triggerShot = findings[triggerIndex]?.screenshot;
-			await checks.check('docs/images/trigger-node-panel.png: the Stats Trigger panel', () => {
-				assert.ok(triggerShot, 'no screenshot of the Stats Trigger panel was taken');
-				copyFileSync(triggerShot, join(IMAGES_DIR, 'trigger-node-panel.png'));
-				recordPicture('trigger-node-panel.png', [{ node: 'AdCabinetStatsTrigger' }]);
-			});
+			// The trigger's panel after Fetch Test Event, with the latest settled rows.
+			await writeTriggerImage(
+				checks,
+				browser,
+				server.url,
+				nodes.find((n) => n.type === `${pkg.name}.adCabinetStatsTrigger`),
+			);
 			await checks.check('docs/images/media-cabinet-picker.png: the open Cabinet ID list', () => {
 				assert.ok(pickerShot, 'no screenshot of the open Cabinet ID list was taken');
 				const file = join(IMAGES_DIR, 'media-cabinet-picker.png');
