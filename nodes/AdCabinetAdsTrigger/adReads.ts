@@ -13,7 +13,7 @@ import { readListedAd, type ListedAd } from './adPass';
  * How long a poll goes on reading pages: past this it starts no new page, keeps its place and the
  * next poll reads on. It leaves room within n8n's shortest poll interval (a minute).
  */
-export const POLL_BUDGET_MS = 45_000;
+const POLL_BUDGET_MS = 45_000;
 
 /**
  * Titles and campaign names go to the API as its own filters, and are checked again on each ad,
@@ -24,7 +24,7 @@ export interface ListQuery {
 	campaigns: string[];
 }
 
-export interface PagesRead {
+interface PagesRead {
 	/** The list was read to its end. */
 	complete: boolean;
 	/** Where the next page starts. */
@@ -44,7 +44,7 @@ function listQs(query: ListQuery, offset: number): IDataObject {
 }
 
 /** Whether a listed ad passes the title and campaign filters (empty filters pass every ad). */
-export function inQuery(query: ListQuery, ad: ListedAd): boolean {
+function inQuery(query: ListQuery, ad: ListedAd): boolean {
 	const title = String(ad.item.advertisement_title ?? '');
 	const campaign = String(ad.item.campaign_name ?? '');
 	return (

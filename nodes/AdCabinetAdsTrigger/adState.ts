@@ -36,7 +36,7 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** The letter kept for statuses beyond what the table holds: they count as one "other" status. */
 const OTHER = LETTERS.length - 1;
 
-export interface Entry {
+interface Entry {
 	status: string | undefined;
 	seen: boolean;
 }

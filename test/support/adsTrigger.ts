@@ -4,7 +4,7 @@ import { pollOnce } from '../../harness';
 import { apiRequests, credentialsFor, type SandboxCredential } from '../../harness/sandbox';
 
 /** The Ads Trigger's parameters as a test gives them, over its defaults. */
-export function adsTriggerParams(parameters: INodeParameters = {}): INodeParameters {
+function adsTriggerParams(parameters: INodeParameters = {}): INodeParameters {
 	return { event: 'statusChanged', toStatuses: [], filters: {}, ...parameters };
 }
 
