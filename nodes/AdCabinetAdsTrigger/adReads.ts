@@ -5,7 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { PATHS, MAX_PAGE_SIZE } from '../shared/constants';
-import type { CredentialView } from '../shared/auth';
+import { renewsItself, type CredentialView } from '../shared/auth';
 import { apiRequest } from '../shared/transport/request';
 import { readListedAd, type ListedAd } from './adPass';
 
@@ -54,9 +54,9 @@ function inQuery(query: ListQuery, ad: ListedAd): boolean {
 }
 
 /**
- * Reads the ad list from `offset` (500 ads a page, the API's largest) until it ends, `maxPages`
- * pages were read (the credential's rate limit for one path and window, so one poll never waits
- * for its own requests), or the poll's time is up. Each page goes to `onPage` as it arrives.
+ * Reads the ad list from `offset` (500 ads a page, the API's largest) until it ends, as many pages
+ * were read as the credential's rate limit lets start on one path in one window (so a poll never
+ * waits for its own requests), or the poll's time is up. Each page goes to `onPage` as it arrives.
  */
 export async function readListPages(
 	ctx: IPollFunctions,
@@ -66,7 +66,12 @@ export async function readListPages(
 	onPage: (ads: ListedAd[]) => void,
 	startedAt = Date.now(),
 ): Promise<PagesRead> {
-	const maxPages = credentials.pace ? Math.max(1, credentials.pace.requests) : Infinity;
+	// A credential that renews its token keeps one place of the window for n8n's repeat after a
+	// renewal (see pacing.ts), so one place fewer is free for pages.
+	const places = credentials.pace
+		? credentials.pace.requests - (renewsItself(credentials) ? 1 : 0)
+		: Infinity;
+	const maxPages = Math.max(1, places);
 	const ids = new Set<number>();
 	let pages = 0;
 	for (;;) {

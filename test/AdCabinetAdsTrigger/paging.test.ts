@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { pacer } from '../../nodes/shared/transport/pacing';
 import { StatusMap, type AdsTriggerState } from '../../nodes/AdCabinetAdsTrigger/adState';
 import type { Sandbox } from '../../sandbox';
+import { signInCredentialsFor } from '../../harness/sandbox';
 import { useSandbox } from '../support/useSandbox';
 import { addAdLike, listedAds, pollAds, requestsByKind, setAdStatus } from '../support/adsTrigger';
 
@@ -117,5 +118,29 @@ describe('Ad Cabinet Ads Trigger: 5,000 ads within the rate limit', () => {
 		console.log(
 			`Ads Trigger, 5,000 ads at 10 requests per 60 s: list requests per poll ${polls.map((p) => p.list).join(', ')}, detail reads ${polls.map((p) => p.detail).join(', ')}; state ${size} bytes`,
 		);
+	});
+});
+
+describe('Ad Cabinet Ads Trigger: the pages a poll may read', () => {
+	const sandbox = useSandbox({ now: '2026-11-17T09:00:00Z', adCount: 900, rateLimit: '3/60' });
+
+	test('as many as the rate limit lets start in a window; one fewer for a credential that renews its token', async () => {
+		fillTo(sandbox(), 1_200);
+		const listPages = async (credentials?: ReturnType<typeof signInCredentialsFor>) => {
+			nextMinute(sandbox());
+			sandbox().clearLog();
+			const result = await pollAds(sandbox(), {}, {}, { credentials });
+			expect(result.error).toBeUndefined();
+			expect(requestsByKind(sandbox()).all.filter((r) => r.rateLimited)).toEqual([]);
+			return { pages: requestsByKind(sandbox()).list.length, state: stateOf(result.staticData) };
+		};
+		// 1,200 ads are three pages: the access token reads them all in one poll.
+		const byToken = await listPages();
+		expect(byToken.pages).toBe(3);
+		expect(byToken.state.o).toBeUndefined();
+		// Username and password: one place of the window stays free for n8n's repeat after a renewal.
+		const bySignIn = await listPages(signInCredentialsFor(sandbox()));
+		expect(bySignIn.pages).toBe(2);
+		expect(bySignIn.state.o).toBe(1_000);
 	});
 });
