@@ -1,7 +1,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox';
 import { pollOnce } from '../../harness';
-import { apiRequests, credentialsFor, type SandboxCredential } from '../../harness/sandbox';
+import {
+	apiRequests,
+	credentialsFor,
+	type SandboxCredential,
+	type SignInCredential,
+} from '../../harness/sandbox';
 
 /** The Ads Trigger's parameters as a test gives them, over its defaults. */
 function adsTriggerParams(parameters: INodeParameters = {}): INodeParameters {
@@ -13,7 +18,10 @@ export async function pollAds(
 	sandbox: Sandbox,
 	staticData: IDataObject,
 	parameters: INodeParameters = {},
-	options: { mode?: 'trigger' | 'manual'; credentials?: SandboxCredential } = {},
+	options: {
+		mode?: 'trigger' | 'manual';
+		credentials?: SandboxCredential | SignInCredential;
+	} = {},
 ) {
 	const result = await pollOnce({
 		type: 'adCabinetAdsTrigger',
