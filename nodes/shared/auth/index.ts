@@ -1,7 +1,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import type { CredentialView } from './credentialView';
-import { heldBack } from './renewal';
-import { noteSend } from './sendCounts';
+import { dropRefused, heldBack } from './renewal';
+import { noteSend, tokenSentLast } from './sendCounts';
 import { bearerTokenOf, markSent } from './session';
 
 /**
@@ -42,6 +42,14 @@ export function authFor(
 	if (token !== '') headers.Authorization = `Bearer ${token}`;
 	const authenticated = { ...requestOptions, headers };
 	// Counts each send of the request, n8n's own repeat after a renewal included, for the pacer.
-	noteSend(requestOptions, authenticated);
+	noteSend(requestOptions, authenticated, token);
 	return authenticated;
+}
+
+/**
+ * The API answered 401 to requests built with these options after n8n had renewed the token:
+ * the tokens their last sends carried are not handed out again by a shared renewal.
+ */
+export function refusedWith(sent: object[]): void {
+	for (const options of sent) dropRefused(tokenSentLast(options) ?? '');
 }

@@ -58,6 +58,8 @@ interface Shared {
 	renewal: Promise<IDataObject>;
 	/** When it settled with a token (Date.now() time); undefined while under way. */
 	settledAt?: number;
+	/** The token it obtained, once settled. */
+	token?: string;
 }
 
 /** Renewals under way or just done, by whose session and the token that expired. */
@@ -70,11 +72,37 @@ function sweep(now: number): void {
 }
 
 /**
+ * Whose renewals a request may share: the credential's own Session Key (a random value each
+ * credential gets with its first token and keeps until its fields are edited), with the fields
+ * that sign in. Two credentials of one account never share it, so neither is handed a token the
+ * other's later renewals have ended. Empty when the credential holds no session of its own yet
+ * (new, or edited since): nothing then tells it from another new credential of the same account.
+ */
+function sharerOf(view: CredentialView): string {
+	if (!ownsSession(view) || view.session.key === '') return '';
+	return view.session.key;
+}
+
+/**
+ * The API answered 401 to a request sent with `token`: a renewal that obtained it is no longer
+ * handed out, so the next request that meets the token it replaced renews at the API (refresh
+ * first, then sign-in) instead of receiving a token the API has refused.
+ */
+export function dropRefused(token: string): void {
+	if (token === '' || token === PASTED_MARK) return;
+	for (const [key, entry] of shared) {
+		if (entry.token === token) shared.delete(key);
+	}
+}
+
+/**
  * The credential's preAuthentication: obtains an access token by refresh or sign-in. Requests
- * that meet the same expired token while its renewal is under way, or up to SHARED_FOR_MS after
- * it (the parallel statistics parts, several items, a request that read the token just before it
- * was renewed) share that renewal instead of each renewing again. With Access Token there is
- * nothing to obtain: the hidden token field gets a mark, so that n8n asks again only after a 401.
+ * of the same credential that meet the same expired token while its renewal is under way, or up
+ * to SHARED_FOR_MS after it (the parallel statistics parts, several items, a request that read
+ * the token just before it was renewed) share that renewal instead of each renewing again. A
+ * credential without a session of its own shares a renewal only while it is under way. With
+ * Access Token there is nothing to obtain: the hidden token field gets a mark, so that n8n asks
+ * again only after a 401.
  */
 export async function renewSession(this: HttpHelper, view: CredentialView): Promise<IDataObject> {
 	if (view.authMethod === 'accessToken') {
@@ -82,9 +110,12 @@ export async function renewSession(this: HttpHelper, view: CredentialView): Prom
 		if (wasSent(view)) throw new RenewalFailed('access-token', ACCESS_TOKEN_REFUSED);
 		return { [SESSION.token]: PASTED_MARK };
 	}
+	// Asked after a 401: the token this request carried was refused.
+	if (wasSent(view)) dropRefused(view.session.token);
 	const now = Date.now();
 	sweep(now);
-	const key = `${refusalKey(view)}\u0000${view.session.token}`;
+	const sharer = sharerOf(view);
+	const key = `${refusalKey(view)}\u0000${sharer}\u0000${view.session.token}`;
 	let entry = shared.get(key);
 	if (!entry) {
 		const renewal = obtain(this, view);
@@ -92,12 +123,22 @@ export async function renewSession(this: HttpHelper, view: CredentialView): Prom
 		entry = created;
 		shared.set(key, created);
 		renewal.then(
-			() => {
+			(session) => {
+				const token = session[SESSION.token];
+				// A token is handed out after it settled only within the credential that obtained it. A
+				// refused sign-in (no token) belongs to the username and password, as its pause does.
+				if (sharer === '' && typeof token === 'string' && token !== '') {
+					if (shared.get(key) === created) shared.delete(key);
+					return;
+				}
 				created.settledAt = Date.now();
+				if (typeof token === 'string') created.token = token;
 			},
 			// A failure is not shared afterwards: a refused sign-in is remembered on its own, and
 			// anything else is tried again by the next request.
-			() => shared.delete(key),
+			() => {
+				if (shared.get(key) === created) shared.delete(key);
+			},
 		);
 	}
 	const session = { ...(await entry.renewal) };

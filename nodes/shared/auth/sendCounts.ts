@@ -6,12 +6,23 @@
  */
 const firstOptions = new WeakMap<object, object>();
 const sendCounts = new WeakMap<object, number>();
+/** The bearer token the last send of a request carried ('' for none). */
+const lastTokens = new WeakMap<object, string>();
 
-/** authenticate: `given` is about to be sent, as `returned`. */
-export function noteSend(given: object, returned: object): void {
+/** authenticate: `given` is about to be sent, as `returned`, carrying `token`. */
+export function noteSend(given: object, returned: object, token = ''): void {
 	const first = firstOptions.get(given) ?? given;
 	firstOptions.set(returned, first);
 	sendCounts.set(first, (sendCounts.get(first) ?? 0) + 1);
+	lastTokens.set(first, token);
+}
+
+/**
+ * The bearer token the last send of the request built with these options carried: the one the
+ * API refused when that send was answered 401. Undefined when never seen.
+ */
+export function tokenSentLast(options: object): string | undefined {
+	return lastTokens.get(options);
 }
 
 /** How many times the request built with these options was sent; undefined when never seen. */

@@ -8,7 +8,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { credentialViewOf, repeatsSoFar, secretsOf, sendsOf } from '../auth';
+import { credentialViewOf, refusedWith, repeatsSoFar, secretsOf, sendsOf } from '../auth';
 import { DEFAULT_RETRY, withDeadline, withRetry } from './attempts';
 import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './nodeErrors';
 import { readFailure, TokenRevoked, type Failure } from './apiFailure';
@@ -133,12 +133,16 @@ async function transmitOrReadAgain(
 ): Promise<unknown> {
 	return await transmit(ctx, outgoing, timeoutMs, true, sent).catch(async (error: unknown) => {
 		const rest = (policy.runEndsAt ?? Infinity) - Date.now();
-		if (!policy.renews || readFailure(error).status !== 401 || rest <= 0) {
-			return await Promise.reject(error);
-		}
+		if (!policy.renews || readFailure(error).status !== 401) return await Promise.reject(error);
+		// The token n8n renewed was refused: no later request is handed it by a shared renewal.
+		refusedWith(sent);
+		if (rest <= 0) return await Promise.reject(error);
 		return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false, sent).catch(
-			async (again: unknown) =>
-				await Promise.reject(readFailure(again).status === 401 ? new TokenRevoked() : again),
+			async (again: unknown) => {
+				if (readFailure(again).status !== 401) return await Promise.reject(again);
+				refusedWith(sent);
+				return await Promise.reject(new TokenRevoked());
+			},
 		);
 	});
 }

@@ -2,6 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import {
 	authFor,
 	forgetSharedRenewals,
+	refusedWith,
 	RenewalFailed,
 	renewSession,
 	SESSION,
@@ -60,5 +61,38 @@ describe('authFor: the request as it leaves, with its bearer token', () => {
 		expect((error as Error).message).toMatch(
 			/^Sign-in to the Ad Cabinet API failed: the API refused the username or password \(401: Incorrect username or password\)/,
 		);
+	});
+});
+
+describe('refusedWith: a 401 to the repeat after a renewal', () => {
+	test('the token that repeat carried is not handed out again: the next request that met the token before it renews at the API', async () => {
+		let issued = 0;
+		const { self, httpRequest } = helper(() => ({ access_token: `acc-${++issued}` }));
+		const raw = passwordCredential();
+		const credentials = {
+			...raw,
+			[SESSION.token]: 'acc-0',
+			[SESSION.refreshToken]: 'ref-0',
+			[SESSION.key]: 'k-0',
+			[SESSION.owner]: sessionOwner(viewOf(raw), 'k-0'),
+		};
+		// A request sent with acc-0 met a 401; n8n renewed and repeats it with acc-1.
+		const view = viewOf({ ...credentials });
+		const options = { url: `${BASE}/api/report/objects` };
+		const first = authFor(view, options);
+		const renewed = { ...credentials, ...(await renewSession.call(self, view)) };
+		expect(renewed[SESSION.token]).toBe('acc-1');
+		authFor(viewOf(renewed), first);
+		// Another request that met acc-0 shares that renewal while nothing says acc-1 was refused...
+		const shared = viewOf({ ...credentials });
+		authFor(shared, { url: BASE });
+		expect((await renewSession.call(self, shared))[SESSION.token]).toBe('acc-1');
+		expect(httpRequest).toHaveBeenCalledTimes(1);
+		// ...and once the repeat with acc-1 was answered 401, the next one renews at the API.
+		refusedWith([options]);
+		const later = viewOf({ ...credentials });
+		authFor(later, { url: BASE });
+		expect((await renewSession.call(self, later))[SESSION.token]).toBe('acc-2');
+		expect(httpRequest).toHaveBeenCalledTimes(2);
 	});
 });

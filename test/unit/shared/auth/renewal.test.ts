@@ -3,7 +3,7 @@ import { SESSION, viewOf } from '../../../../nodes/shared/auth/credentialView';
 import { forgetSharedRenewals, renewSession } from '../../../../nodes/shared/auth/renewal';
 import { repeatsSoFar } from '../../../../nodes/shared/auth/sendCounts';
 import { forgetRefusals } from '../../../../nodes/shared/auth/refusals';
-import { bearerTokenOf, markSent } from '../../../../nodes/shared/auth/session';
+import { bearerTokenOf, markSent, sessionOwner } from '../../../../nodes/shared/auth/session';
 import { deferred, httpError, settle } from '../../../support/fakeContext';
 import {
 	BASE,
@@ -296,5 +296,69 @@ describe('renewal: the requests n8n sends again, counted for the pacer', () => {
 		markSent(viewOf(sent));
 		await expect(renewSession.call(self, viewOf(sent))).rejects.toThrow();
 		expect(repeatsSoFar()).toBe(before);
+	});
+});
+
+describe('a renewal is shared within its own credential, and never a token the API refused', () => {
+	/** A stand-in API: each sign-in or refresh gives the next token, acc-1, acc-2, … */
+	function counting() {
+		let issued = 0;
+		return helper(() => ({ access_token: `acc-${++issued}`, refresh_token: `ref-${issued}` }));
+	}
+	/** The credential after n8n stored what a renewal returned. */
+	const stored = (credentials: ICredentialDataDecryptedObject, output: object) =>
+		({ ...credentials, ...output }) as ICredentialDataDecryptedObject;
+	/** preAuthentication after the API answered 401 to a request sent with this credential. */
+	async function after401(self: ReturnType<typeof helper>['self'], credentials: object) {
+		const view = viewOf(credentials as ICredentialDataDecryptedObject);
+		markSent(view);
+		return await renewSession.call(self, view);
+	}
+
+	test('a new credential of the same account signs in itself, not handed the token another credential obtained', async () => {
+		const { self, httpRequest } = counting();
+		const first = stored(
+			passwordCredential(),
+			await renewSession.call(self, viewOf(passwordCredential())),
+		);
+		expect(first[SESSION.token]).toBe('acc-1');
+		// The first credential renewed twice meanwhile.
+		const renewedOnce = stored(first, await after401(self, first));
+		await after401(self, renewedOnce);
+		expect(httpRequest).toHaveBeenCalledTimes(3);
+		const second = await renewSession.call(self, viewOf(passwordCredential()));
+		expect(httpRequest).toHaveBeenCalledTimes(4);
+		expect(login(httpRequest.mock.calls[3][0])).toBe(true);
+		expect(second[SESSION.token]).toBe('acc-4');
+		expect(second[SESSION.key]).not.toBe(first[SESSION.key]);
+	});
+
+	test('the same expired token in two credentials of one account: each renews on its own', async () => {
+		const { self, httpRequest } = counting();
+		const one = signedIn(passwordCredential());
+		const other = { ...one, [SESSION.key]: 'session-key-2' };
+		other[SESSION.owner] = sessionOwner(viewOf(other), 'session-key-2');
+		expect((await after401(self, one))[SESSION.token]).toBe('acc-1');
+		expect((await after401(self, other))[SESSION.token]).toBe('acc-2');
+		// Within one credential the renewal is still shared.
+		expect((await after401(self, { ...one }))[SESSION.token]).toBe('acc-1');
+		expect(httpRequest).toHaveBeenCalledTimes(2);
+	});
+
+	test('a renewed token refused with a 401 is not handed out again: the next request that met the token before it renews at the API, refresh first', async () => {
+		const { self, httpRequest } = counting();
+		const credentials = signedIn(passwordCredential());
+		const renewed = stored(credentials, await after401(self, { ...credentials }));
+		expect(renewed[SESSION.token]).toBe('acc-1');
+		// The API refuses acc-1 at once: the request sent with it renews again.
+		expect((await after401(self, renewed))[SESSION.token]).toBe('acc-2');
+		// A request that still carried the token before acc-1 is not handed acc-1.
+		const late = await after401(self, { ...credentials });
+		expect(late[SESSION.token]).toBe('acc-3');
+		expect(httpRequest.mock.calls.map(([o]) => (refresh(o) ? 'refresh' : 'sign-in'))).toEqual([
+			'refresh',
+			'refresh',
+			'refresh',
+		]);
 	});
 });

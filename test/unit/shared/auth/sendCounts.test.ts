@@ -1,4 +1,4 @@
-import { noteSend, sendsOf } from '../../../../nodes/shared/auth/sendCounts';
+import { noteSend, sendsOf, tokenSentLast } from '../../../../nodes/shared/auth/sendCounts';
 import { AdCabinetApi } from '../../../../credentials/AdCabinetApi.credentials';
 
 describe('sends: how many times n8n sent one request', () => {
@@ -29,5 +29,15 @@ describe('sends: how many times n8n sent one request', () => {
 		expect(once.headers).toMatchObject({ Authorization: 'Bearer tok-1' });
 		await credential.authenticate(credentials, once);
 		expect(sendsOf(built)).toBe(2);
+	});
+
+	test('the token of the last send is kept: after a 401 it names the token the API refused', () => {
+		const built = { url: '/api/report/objects' };
+		expect(tokenSentLast(built)).toBeUndefined();
+		const first = { ...built, headers: { Authorization: 'Bearer old' } };
+		noteSend(built, first, 'old');
+		expect(tokenSentLast(built)).toBe('old');
+		noteSend(first, { ...first, headers: { Authorization: 'Bearer new' } }, 'new');
+		expect(tokenSentLast(built)).toBe('new');
 	});
 });
