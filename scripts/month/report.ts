@@ -147,6 +147,9 @@ export function apiFigures(sandbox: Sandbox, signInTimes: readonly number[]) {
 		signIns: requests.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH).length,
 		refreshes: requests.filter((r) => r.path.replace(/\/$/, '') === REFRESH_PATH).length,
 		refusedSignIns: sandbox.sessions.counts.failedLogins,
+		// Distinct simulated minutes with a sign-in request: n8n gives a node no lock shared by its
+		// processes, so main and a worker that meet the same moment each sign in.
+		signInMoments: new Set(signInTimes.map((ms) => new Date(ms).toISOString().slice(0, 16))).size,
 		// Each sign-in's simulated time and answer, so that every one can be put down to its cause.
 		signInsAt: requests
 			.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH)

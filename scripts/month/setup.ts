@@ -43,6 +43,8 @@ export interface Month {
 	redisService: Restartable;
 	session: N8nSession;
 	server: N8nServer;
+	/** Main's name in the memory readings: a main started again is another process. */
+	mainLabel: string;
 	workers: Array<{ label: string; worker: N8nWorker }>;
 	rest: N8nRest;
 	/** n8n's database and the sync table's. */
@@ -107,7 +109,7 @@ async function createDataTable(rest: N8nRest): Promise<string> {
  * n8n publishes an activated workflow in the background, under a deadline timer: the clock may
  * jump only once every workflow is active and its triggers are set up.
  */
-async function activated(rest: N8nRest, flows: Example[], logFile: string): Promise<void> {
+export async function activated(rest: N8nRest, flows: Example[], logFile: string): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const states = await Promise.all(
@@ -223,6 +225,7 @@ export async function setUpMonth(
 		redisService,
 		session,
 		server,
+		mainLabel: 'main',
 		workers: workers.map((worker, i) => ({ label: `worker${i + 1}`, worker })),
 		rest,
 		n8nDb: admin,
