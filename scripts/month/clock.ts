@@ -59,6 +59,8 @@ export class SimClock {
 	jumps = 0;
 	/** The simulated time of every sign-in request, in the order they arrived. */
 	readonly signIns: number[] = [];
+	/** Each answer of 429: its simulated time and path, so that the report can name its cause. */
+	readonly answers429: string[] = [];
 
 	constructor(
 		readonly file: string,
@@ -104,6 +106,10 @@ export class SimClock {
 			if (list.length > 50) list.shift();
 			this.arrivals.set(path, list);
 			this.inFlight += 1;
+			res.on('finish', () => {
+				if (res.statusCode === 429)
+					this.answers429.push(`${new Date(this.now()).toISOString().slice(0, 19)} ${path}`);
+			});
 			res.on('close', () => {
 				this.inFlight -= 1;
 				this.lastRequestEnd = Date.now();

@@ -16,7 +16,7 @@ import {
 	type PlannedFault,
 } from './faults';
 import { n8nRss, type MemoryReading } from './report';
-import { activated, startWorker, type Month } from './setup';
+import { activated, START_TIMEOUT_MS, startWorker, type Month } from './setup';
 import { SANDBOX_CREDENTIAL } from '../lib/workflows';
 import { MINUTE } from './workflows';
 
@@ -101,7 +101,7 @@ async function killMain(m: Month, requestsBefore: number): Promise<string> {
 	// The sync's statistics request, held too, is dropped when the hold ends and its retry passes.
 	m.sandbox.faults.clear();
 	const began = Date.now();
-	m.server = await m.session.startServer();
+	m.server = await m.session.startServer(START_TIMEOUT_MS);
 	m.rest = m.server.rest;
 	m.mainLabel = 'main-restarted';
 	await m.rest.signIn();

@@ -9,6 +9,7 @@
  * password) is not retried: the trigger kept its state and the sync re-reads its window, so the
  * next run does its work.
  */
+import { REAL_RATE_LIMIT as RATE_LIMIT } from '../../sandbox';
 import { restCall } from './inject';
 import { FINISHED, settle, type ExecutionRow, type Executions } from './executions';
 import type { FaultRecord } from './faults';
@@ -56,6 +57,10 @@ export async function retryCrashed(
 	const { crashed, unnoticed } = await crashedOf(fault, executions);
 	const out = unnoticed.map((id) => `execution ${id} still not marked ended; not retried`);
 	if (!crashed.length) return out;
+	// The operator retries a minute later at the earliest: the dead process's requests have then
+	// left the API's rate window, which the retry's process, new to them, cannot know of.
+	clock.jumpTo(clock.now() + RATE_LIMIT.windowSeconds * 1000 + 1_000);
+	wake(m);
 	const before = executions.lastId;
 	const requestsBefore = m.sandbox.requests.length;
 	const asked = crashed.map(async (e) => {

@@ -138,7 +138,11 @@ export function triggerFigures(
 }
 
 /** `signInTimes`: the simulated time of each sign-in request, in order (the log keeps real time). */
-export function apiFigures(sandbox: Sandbox, signInTimes: readonly number[]) {
+export function apiFigures(
+	sandbox: Sandbox,
+	signInTimes: readonly number[],
+	answers429At: readonly string[],
+) {
 	const requests = apiRequests(sandbox);
 	return {
 		requests: requests.length,
@@ -154,6 +158,7 @@ export function apiFigures(sandbox: Sandbox, signInTimes: readonly number[]) {
 		signInsAt: requests
 			.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH)
 			.map((r, i) => `${new Date(signInTimes[i] ?? 0).toISOString().slice(0, 16)} ${r.status}`),
+		answers429At,
 		answers429ByPath: countBy(
 			requests.filter((r) => r.status === 429),
 			(r) => r.path,

@@ -134,11 +134,14 @@ export async function activated(rest: N8nRest, flows: Example[], logFile: string
 	await new Promise((resolve) => setTimeout(resolve, 5_000));
 }
 
+/** How long n8n may take to answer its readiness check: minutes on a loaded 2-core machine. */
+export const START_TIMEOUT_MS = 300_000;
+
 export async function startWorker(month: Pick<Month, 'session'>): Promise<N8nWorker> {
-	return await month.session.startWorker({
-		brokerPort: await freePort(),
-		healthPort: await freePort(),
-	});
+	return await month.session.startWorker(
+		{ brokerPort: await freePort(), healthPort: await freePort() },
+		START_TIMEOUT_MS,
+	);
 }
 
 /** Starts everything; `startMs` is the simulated time the month starts at (a UTC midnight). */
@@ -200,7 +203,7 @@ export async function setUpMonth(
 	await session.importExamples(Object.values(flows));
 
 	const [server, ...workers] = (await Promise.all([
-		session.startServer(),
+		session.startServer(START_TIMEOUT_MS),
 		startWorker({ session }),
 		startWorker({ session }),
 	])) as [N8nServer, N8nWorker, N8nWorker];

@@ -105,7 +105,7 @@ export async function buildReport(input: {
 		faults.some((f) => hourMsOf(identity) >= f.fromMs - HOUR && hourMsOf(identity) < f.toMs - HOUR);
 	const dataTable = compareStore(hoursTruth, heldByCampaignHour(dataRows), lostToFault);
 	const trigger = triggerFigures(hoursTruth, m.sink.of('trigger'), lostToFault);
-	const api = apiFigures(m.sandbox, m.clock.signIns);
+	const api = apiFigures(m.sandbox, m.clock.signIns, m.clock.answers429);
 	const memory = memoryFigures(recorder.memory);
 	const triggerStateBytes = await recorder.stateBytes();
 	const forced = faults.filter((f) => f.forcesSignIn).length;
@@ -137,7 +137,7 @@ export async function buildReport(input: {
 			goal: '0 answers of 429',
 			met: api.answers429 === 0,
 			value: String(api.answers429),
-			why: '429 answers seen',
+			why: `429 answers at ${api.answers429At.join(', ')}`,
 		},
 		{
 			goal: 'PostgreSQL table equals the API (0 mismatches, 0 duplicates, 0 missing)',
