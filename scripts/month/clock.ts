@@ -13,11 +13,36 @@
  * three see the wall clock plus one offset. Redis and PostgreSQL keep real time:
  * their timeouts (Bull's lock expiry, connection timeouts) then never see a jump.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Sandbox } from '../../sandbox';
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
+
+/**
+ * Installs Debian's `faketime` package (which brings libfaketime) when the library is missing, as
+ * `.ci/run` installs its system packages: apt-get, non-interactive, through `sudo -n` unless root,
+ * and once more after `apt-get update` when the package lists are stale or absent.
+ */
+function ensureLibfaketime(): void {
+	if (existsSync(LIBFAKETIME)) return;
+	const root = process.getuid?.() === 0;
+	const apt = (...args: string[]) =>
+		spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
+			stdio: 'inherit',
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		}).status === 0;
+	console.log(`  ${LIBFAKETIME} is missing: installing the faketime package with apt-get`);
+	if (!apt('install', '-y', 'faketime')) {
+		apt('update');
+		apt('install', '-y', 'faketime');
+	}
+	if (!existsSync(LIBFAKETIME))
+		throw new Error(
+			`${LIBFAKETIME} is still missing after apt-get install -y faketime: install Debian's faketime package by hand (it needs root or sudo without a password)`,
+		);
+}
 
 /** Whole seconds only: libfaketime reads "+N" as seconds. */
 const SECOND = 1_000;
@@ -34,13 +59,14 @@ export class SimClock {
 	jumps = 0;
 	/** The simulated time of every sign-in request, in the order they arrived. */
 	readonly signIns: number[] = [];
+	/** Each answer of 429: its simulated time and path, so that the report can name its cause. */
+	readonly answers429: string[] = [];
 
 	constructor(
 		readonly file: string,
 		startMs: number,
 	) {
-		if (!existsSync(LIBFAKETIME))
-			throw new Error(`${LIBFAKETIME} is missing: apt-get install -y faketime`);
+		ensureLibfaketime();
 		this.offset = Math.ceil((startMs - Date.now()) / SECOND) * SECOND;
 		this.write();
 	}
@@ -80,6 +106,10 @@ export class SimClock {
 			if (list.length > 50) list.shift();
 			this.arrivals.set(path, list);
 			this.inFlight += 1;
+			res.on('finish', () => {
+				if (res.statusCode === 429)
+					this.answers429.push(`${new Date(this.now()).toISOString().slice(0, 19)} ${path}`);
+			});
 			res.on('close', () => {
 				this.inFlight -= 1;
 				this.lastRequestEnd = Date.now();

@@ -21,7 +21,7 @@ export interface ExecutionRow {
 	stoppedAt?: number;
 }
 
-const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
+export const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const isFinished = (e: ExecutionRow) => FINISHED.has(e.status);
@@ -100,7 +100,8 @@ interface StepOutcome {
 	phases: { firstRequest?: number; allListed?: number; allEnded?: number };
 }
 
-const isTriggerPoll = (r: LoggedRequest) =>
+/** A statistics request by hour: the Stats Trigger's poll (the sync reads by day). */
+export const isTriggerPoll = (r: LoggedRequest) =>
 	r.path.includes('/stats/') &&
 	typeof r.body === 'object' &&
 	r.body !== null &&

@@ -10,6 +10,11 @@
  *                   out the rate limit; a new worker starts;
  *  redisRestart     Redis is restarted between two runs (nothing persisted: the queue starts empty);
  *  postgresRestart  PostgreSQL (n8n's database and the sync table) is restarted between two runs;
+ *  apiDown          the whole API is down for 6 hours: every request, sign-in and refresh included,
+ *                   is answered 503 or has its connection reset;
+ *  mainKilled       n8n main is killed (SIGKILL) while a Stats Trigger poll waits for its answer
+ *                   (the sandbox holds the statistics answers of that hour until then), and started
+ *                   again;
  *  refreshExpiry    the refresh token of the first sign-in runs out (30 days; N-1 days with --days N);
  *  revoked          every token revoked and the password changed (as after a password reset) on the
  *                   last day at 06:05; the credential keeps the old one for 3 hours, then the
@@ -28,6 +33,8 @@ export type FaultKind =
 	| 'workerKilled'
 	| 'redisRestart'
 	| 'postgresRestart'
+	| 'apiDown'
+	| 'mainKilled'
 	| 'refreshExpiry'
 	| 'revoked'
 	| 'passwordFixed';
@@ -51,10 +58,15 @@ export interface FaultRecord {
 	fromMs: number;
 	toMs: number;
 	detail: string;
+	/** The crashed executions retried after the fault, and how the retries ended. */
+	recovery: string[];
 }
 
 export const NEW_PASSWORD = 'sandbox-password-after-reset';
 const WRONG_HOURS = 3;
+const API_DOWN_HOURS = 6;
+/** How long the sandbox holds a statistics request while main is killed, before dropping it. */
+const HOLD_MS = 5_000;
 
 /** The plan for a month of `days` days whose refresh token lives `refreshDays` days. */
 export function planFaults(days: number, refreshDays: number): PlannedFault[] {
@@ -74,6 +86,15 @@ export function planFaults(days: number, refreshDays: number): PlannedFault[] {
 		},
 		{ kind: 'redisRestart', hour: at(11.5 / 31), when: 'after', forcesSignIn: false, lasts: 1 },
 		{ kind: 'postgresRestart', hour: at(15.5 / 31), when: 'after', forcesSignIn: false, lasts: 1 },
+		{
+			kind: 'apiDown',
+			hour: at(17 / 31),
+			when: 'before',
+			forcesSignIn: false,
+			lasts: API_DOWN_HOURS - 1,
+		},
+		// Not at an hour of the Ads run: the poll waits alone, and main's kill ends only the poll.
+		{ kind: 'mainKilled', hour: at(21.6 / 31) | 1, when: 'during', forcesSignIn: false, lasts: 0 },
 		{ kind: 'refreshExpiry', hour: refreshDays * 24, when: 'before', forcesSignIn: true, lasts: 0 },
 		{
 			kind: 'revoked',
@@ -108,6 +129,17 @@ export function injectSandboxFault(sandbox: Sandbox, kind: FaultKind): string {
 				match: (path) => path.includes('/stats/'),
 			});
 			return 'half of the statistics requests of one hourly pull dropped (connection reset)';
+		case 'apiDown':
+			sandbox.faults.set({ rate: 1, kinds: ['503', 'reset'], seed: 17 });
+			return `the whole API down for ${API_DOWN_HOURS} hours: every request answered 503 or its connection reset`;
+		case 'mainKilled':
+			sandbox.faults.set({
+				rate: 1,
+				kinds: ['stall'],
+				stallMs: HOLD_MS,
+				match: (path) => path.includes('/stats/'),
+			});
+			return `statistics requests held ${HOLD_MS / 1000} s, then dropped`;
 		case 'revoked':
 			sandbox.sessions.settings.password = NEW_PASSWORD;
 			sandbox.sessions.revokeAll();
@@ -117,8 +149,8 @@ export function injectSandboxFault(sandbox: Sandbox, kind: FaultKind): string {
 	}
 }
 
-/** Undoes what a sandbox fault left switched on once its step has settled. */
+/** Undoes what a sandbox fault left switched on once its last step has settled. */
 export function clearSandboxFault(sandbox: Sandbox, kind: FaultKind): void {
-	if (kind === 'statsDrop') sandbox.faults.clear();
+	if (kind === 'statsDrop' || kind === 'apiDown' || kind === 'mainKilled') sandbox.faults.clear();
 	if (kind === 'refresh5xx') sandbox.authFaults.clear();
 }

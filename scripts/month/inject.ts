@@ -5,7 +5,7 @@
 import { readLog } from '../lib/logs';
 import { groupMemory } from '../lib/memory';
 import { RestError } from '../lib/rest';
-import type { Executions } from './executions';
+import { isTriggerPoll, type Executions } from './executions';
 import {
 	clearSandboxFault,
 	HOUR,
@@ -16,7 +16,7 @@ import {
 	type PlannedFault,
 } from './faults';
 import { n8nRss, type MemoryReading } from './report';
-import { startWorker, type Month } from './setup';
+import { activated, START_TIMEOUT_MS, startWorker, type Month } from './setup';
 import { SANDBOX_CREDENTIAL } from '../lib/workflows';
 import { MINUTE } from './workflows';
 
@@ -24,13 +24,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const AD_LIST = '/api/v2/advertisement';
 
 /** Calls n8n's REST API, signing in again when the session ended (it lasts 7 simulated days). */
-async function restCall<T>(m: Month, method: string, path: string, body?: unknown): Promise<T> {
+export async function restCall<T>(
+	m: Month,
+	method: string,
+	path: string,
+	body?: unknown,
+	timeoutMs?: number,
+): Promise<T> {
 	try {
-		return await m.rest.request<T>(method, path, body);
+		return await m.rest.request<T>(method, path, body, timeoutMs);
 	} catch (error) {
 		if (!(error instanceof RestError) || error.status !== 401) throw error;
 		await m.rest.signIn();
-		return await m.rest.request<T>(method, path, body);
+		return await m.rest.request<T>(method, path, body, timeoutMs);
 	}
 }
 
@@ -73,6 +79,41 @@ async function killAdsWorker(
 	}
 }
 
+/**
+ * Kills n8n main once the Stats Trigger's poll waits for its statistics answer (the sandbox holds
+ * it), then starts main again as a service manager would, on the same database, Redis and port.
+ * The poll never ends in main, so the trigger's stored state stays where the last poll left it.
+ */
+async function killMain(m: Month, requestsBefore: number): Promise<string> {
+	const deadline = Date.now() + 60_000;
+	while (
+		!m.sandbox.requests.slice(requestsBefore).some((r) => isTriggerPoll(r) && r.fault === 'stall')
+	) {
+		if (Date.now() > deadline) {
+			m.sandbox.faults.clear();
+			return 'the Stats Trigger never polled; main not killed';
+		}
+		await sleep(20);
+	}
+	const pid = m.server.spawned.child.pid ?? 0;
+	process.kill(-pid, 'SIGKILL');
+	await Promise.race([m.server.spawned.exited, sleep(10_000)]);
+	// The sync's statistics request, held too, is dropped when the hold ends and its retry passes.
+	m.sandbox.faults.clear();
+	const began = Date.now();
+	m.server = await m.session.startServer(START_TIMEOUT_MS);
+	m.rest = m.server.rest;
+	m.mainLabel = 'main-restarted';
+	await m.rest.signIn();
+	await activated(m.rest, Object.values(m.flows), m.server.log.logFile);
+	return `main (pid ${pid}) killed while the Stats Trigger's poll waited for its statistics answer; started again and its workflows active in ${Math.round((Date.now() - began) / 1000)} s`;
+}
+
+/** What a fault that lands during the step needs switched on before the step's jump. */
+export function prepareFault(m: Month, fault: PlannedFault): void {
+	if (fault.kind === 'mainKilled') injectSandboxFault(m.sandbox, fault.kind);
+}
+
 async function fixPassword(m: Month): Promise<string> {
 	m.credentialData.password = NEW_PASSWORD;
 	await restCall(m, 'PATCH', `/rest/credentials/${SANDBOX_CREDENTIAL.id}`, {
@@ -97,6 +138,9 @@ export async function injectFault(
 	switch (fault.kind) {
 		case 'workerKilled':
 			detail = await killAdsWorker(m, executions, before, requestsBefore);
+			break;
+		case 'mainKilled':
+			detail = await killMain(m, requestsBefore);
 			break;
 		case 'redisRestart':
 			detail = `Redis restarted between two runs, away ${await m.redisService.restart()} ms`;
@@ -123,6 +167,7 @@ export async function injectFault(
 		fromMs: from,
 		toMs: lastHour + (fault.lasts + 1) * HOUR,
 		detail,
+		recovery: [],
 	};
 }
 
@@ -135,7 +180,8 @@ export class Recorder {
 		private readonly executions: Executions,
 	) {}
 
-	afterStep(kind: FaultKind): void {
+	/** After the last step of a fault. */
+	afterFault(kind: FaultKind): void {
 		clearSandboxFault(this.m.sandbox, kind);
 	}
 
@@ -143,7 +189,7 @@ export class Recorder {
 		const read = (name: string, pid: number | undefined) => {
 			(this.memory[name] ??= []).push({ day, rssMb: n8nRss(groupMemory(pid)) });
 		};
-		read('main', this.m.server.spawned.child.pid);
+		read(this.m.mainLabel, this.m.server.spawned.child.pid);
 		for (const { label, worker } of this.m.workers) read(label, worker.spawned.child.pid);
 		this.triggerStateBytes.push({ day, bytes: await this.stateBytes() });
 		await this.executions.refresh();

@@ -138,7 +138,11 @@ export function triggerFigures(
 }
 
 /** `signInTimes`: the simulated time of each sign-in request, in order (the log keeps real time). */
-export function apiFigures(sandbox: Sandbox, signInTimes: readonly number[]) {
+export function apiFigures(
+	sandbox: Sandbox,
+	signInTimes: readonly number[],
+	answers429At: readonly string[],
+) {
 	const requests = apiRequests(sandbox);
 	return {
 		requests: requests.length,
@@ -147,10 +151,14 @@ export function apiFigures(sandbox: Sandbox, signInTimes: readonly number[]) {
 		signIns: requests.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH).length,
 		refreshes: requests.filter((r) => r.path.replace(/\/$/, '') === REFRESH_PATH).length,
 		refusedSignIns: sandbox.sessions.counts.failedLogins,
+		// Distinct simulated minutes with a sign-in request: n8n gives a node no lock shared by its
+		// processes, so main and a worker that meet the same moment each sign in.
+		signInMoments: new Set(signInTimes.map((ms) => new Date(ms).toISOString().slice(0, 16))).size,
 		// Each sign-in's simulated time and answer, so that every one can be put down to its cause.
 		signInsAt: requests
 			.filter((r) => r.path.replace(/\/$/, '') === SIGN_IN_PATH)
 			.map((r, i) => `${new Date(signInTimes[i] ?? 0).toISOString().slice(0, 16)} ${r.status}`),
+		answers429At,
 		answers429ByPath: countBy(
 			requests.filter((r) => r.status === 429),
 			(r) => r.path,

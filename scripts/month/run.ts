@@ -23,7 +23,8 @@ import { tail } from '../lib/processes';
 import { finishStage, runStage, seconds, setUpStage } from '../lib/stage';
 import { Executions, settle } from './executions';
 import { DAY, HOUR, planFaults, type FaultRecord } from './faults';
-import { injectFault, Recorder } from './inject';
+import { injectFault, prepareFault, Recorder } from './inject';
+import { retryCrashed } from './recovery';
 import { buildReport, type MonthReport } from './summary';
 import { setUpMonth, wake, type Month } from './setup';
 import { ADS_EVERY_HOURS, BALANCE_HOUR, MINUTE } from './workflows';
@@ -86,6 +87,7 @@ async function main(): Promise<number> {
 			const todo = plan.filter((f) => f.hour === hour);
 			for (const fault of todo.filter((f) => f.when === 'before'))
 				faults.push(await injectFault(m, fault, hourStart, executions));
+			for (const fault of todo.filter((f) => f.when === 'during')) prepareFault(m, fault);
 			await executions.refresh();
 			const before = executions.lastId;
 			const requestsBefore = m.sandbox.requests.length;
@@ -104,7 +106,6 @@ async function main(): Promise<number> {
 				pacedFlowId: m.flows.ads.id,
 			});
 			faults.push(...(await Promise.all(during)));
-			for (const fault of todo) recorder.afterStep(fault.kind);
 			steps.count += 1;
 			steps.nudges += outcome.nudges;
 			steps.realMs += outcome.realMs;
@@ -132,6 +133,14 @@ async function main(): Promise<number> {
 			}
 			for (const fault of todo.filter((f) => f.when === 'after'))
 				faults.push(await injectFault(m, fault, hourStart, executions));
+			// A fault over: its sandbox switches off, and the executions it crashed are retried.
+			for (const fault of plan.filter((f) => f.hour + f.lasts === hour)) {
+				recorder.afterFault(fault.kind);
+				const record = faults.find((f) => f.kind === fault.kind);
+				if (!record) continue;
+				record.recovery = await retryCrashed(m, record, executions, m.clock);
+				for (const line of record.recovery) console.log(`  after ${fault.kind}: ${line}`);
+			}
 			if (hour % 24 === 23) {
 				const day = Math.floor(hour / 24) + 1;
 				await recorder.endOfDay(day);
@@ -159,6 +168,7 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		for (const p of running.reverse()) await p.stop().catch(() => undefined);
+		await month?.server.stop().catch(() => undefined);
 		for (const w of month?.workers ?? []) await w.worker.stop().catch(() => undefined);
 		await month?.n8nDb.end();
 		await month?.monthDb.end();

@@ -43,6 +43,8 @@ export interface Month {
 	redisService: Restartable;
 	session: N8nSession;
 	server: N8nServer;
+	/** Main's name in the memory readings: a main started again is another process. */
+	mainLabel: string;
 	workers: Array<{ label: string; worker: N8nWorker }>;
 	rest: N8nRest;
 	/** n8n's database and the sync table's. */
@@ -107,7 +109,7 @@ async function createDataTable(rest: N8nRest): Promise<string> {
  * n8n publishes an activated workflow in the background, under a deadline timer: the clock may
  * jump only once every workflow is active and its triggers are set up.
  */
-async function activated(rest: N8nRest, flows: Example[], logFile: string): Promise<void> {
+export async function activated(rest: N8nRest, flows: Example[], logFile: string): Promise<void> {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const states = await Promise.all(
@@ -132,11 +134,14 @@ async function activated(rest: N8nRest, flows: Example[], logFile: string): Prom
 	await new Promise((resolve) => setTimeout(resolve, 5_000));
 }
 
+/** How long n8n may take to answer its readiness check: minutes on a loaded 2-core machine. */
+export const START_TIMEOUT_MS = 300_000;
+
 export async function startWorker(month: Pick<Month, 'session'>): Promise<N8nWorker> {
-	return await month.session.startWorker({
-		brokerPort: await freePort(),
-		healthPort: await freePort(),
-	});
+	return await month.session.startWorker(
+		{ brokerPort: await freePort(), healthPort: await freePort() },
+		START_TIMEOUT_MS,
+	);
 }
 
 /** Starts everything; `startMs` is the simulated time the month starts at (a UTC midnight). */
@@ -198,7 +203,7 @@ export async function setUpMonth(
 	await session.importExamples(Object.values(flows));
 
 	const [server, ...workers] = (await Promise.all([
-		session.startServer(),
+		session.startServer(START_TIMEOUT_MS),
 		startWorker({ session }),
 		startWorker({ session }),
 	])) as [N8nServer, N8nWorker, N8nWorker];
@@ -223,6 +228,7 @@ export async function setUpMonth(
 		redisService,
 		session,
 		server,
+		mainLabel: 'main',
 		workers: workers.map((worker, i) => ({ label: `worker${i + 1}`, worker })),
 		rest,
 		n8nDb: admin,

@@ -30,6 +30,13 @@ interface Goal {
 export type MonthReport = Awaited<ReturnType<typeof buildReport>>;
 
 const failed = (e: ExecutionRow) => e.status !== 'success';
+/**
+ * Sign-in moments a month may take beyond those its faults force: the first sign-in; the hourly
+ * runs at which a refused password is tried again before it is fixed (two: it stays wrong 3 hours
+ * and the fault's own moment is forced); and one to spare, for a renewal that main and a worker
+ * meet a minute apart.
+ */
+const SIGN_IN_MOMENTS = 4;
 
 export async function buildReport(input: {
 	month: Month;
@@ -75,6 +82,7 @@ export async function buildReport(input: {
 			failedRuns: hit.map((e) => `${nameOf(e.workflowId)} #${e.id} ${e.status}`),
 			nextRunRecovered: recovered,
 			detail: f.detail,
+			recovery: f.recovery,
 		};
 	});
 
@@ -97,7 +105,7 @@ export async function buildReport(input: {
 		faults.some((f) => hourMsOf(identity) >= f.fromMs - HOUR && hourMsOf(identity) < f.toMs - HOUR);
 	const dataTable = compareStore(hoursTruth, heldByCampaignHour(dataRows), lostToFault);
 	const trigger = triggerFigures(hoursTruth, m.sink.of('trigger'), lostToFault);
-	const api = apiFigures(m.sandbox, m.clock.signIns);
+	const api = apiFigures(m.sandbox, m.clock.signIns, m.clock.answers429);
 	const memory = memoryFigures(recorder.memory);
 	const triggerStateBytes = await recorder.stateBytes();
 	const forced = faults.filter((f) => f.forcesSignIn).length;
@@ -129,7 +137,7 @@ export async function buildReport(input: {
 			goal: '0 answers of 429',
 			met: api.answers429 === 0,
 			value: String(api.answers429),
-			why: '429 answers seen',
+			why: `429 answers at ${api.answers429At.join(', ')}`,
 		},
 		{
 			goal: 'PostgreSQL table equals the API (0 mismatches, 0 duplicates, 0 missing)',
@@ -138,19 +146,14 @@ export async function buildReport(input: {
 			why: `rows differ: ${postgres.examples.join(', ')}`,
 		},
 		{
-			goal: 'data table equals the API outside the hours a fault lost (0 mismatches, 0 duplicates, 0 missing)',
-			met:
-				dataTable.mismatches +
-					dataTable.duplicates +
-					dataTable.missing -
-					dataTable.missingInFaults ===
-				0,
+			goal: 'data table equals the API (0 mismatches, 0 duplicates, 0 missing)',
+			met: dataTable.mismatches + dataTable.duplicates + dataTable.missing === 0,
 			value: `${dataTable.rows} rows, ${dataTable.mismatches} mismatches, ${dataTable.duplicates} duplicates, ${dataTable.missing} missing (${dataTable.missingInFaults} of them hours a fault lost)`,
 			why: `rows differ: ${dataTable.examples.join(', ')}`,
 		},
 		{
-			goal: 'trigger: 0 missing outside the hours a fault lost, 0 emitted twice beyond restatements',
-			met: trigger.missing - trigger.missingInFaults === 0 && trigger.duplicates === 0,
+			goal: 'trigger: 0 missing, 0 emitted twice beyond restatements',
+			met: trigger.missing === 0 && trigger.duplicates === 0,
 			value: `${trigger.missing} missing (${trigger.missingInFaults} of them hours a fault lost), ${trigger.duplicates} duplicates`,
 			why: `missing: ${trigger.missingExamples.join(', ')}`,
 		},
@@ -161,10 +164,12 @@ export async function buildReport(input: {
 			why: 'RSS grew more than 1.25 times between day 2 and the last day',
 		},
 		{
-			goal: `sign-ins at most 2 + ${forced} (faults that force one)`,
-			met: api.signIns <= 2 + forced,
-			value: String(api.signIns),
-			why: `${api.signIns} sign-in requests, ${api.refusedSignIns} refused`,
+			goal: `sign-in moments at most ${SIGN_IN_MOMENTS} + ${forced} (faults that force one), sign-in requests at most twice that`,
+			met:
+				api.signInMoments <= SIGN_IN_MOMENTS + forced &&
+				api.signIns <= 2 * (SIGN_IN_MOMENTS + forced),
+			value: `${api.signInMoments} moments, ${api.signIns} requests`,
+			why: `${api.signIns} sign-in requests at ${api.signInMoments} moments, ${api.refusedSignIns} refused: ${api.signInsAt.join(', ')}`,
 		},
 	];
 	return {
