@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import type {
+	DeclarativeRestApiSettings,
 	IDataObject,
+	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	INode,
 	INodeExecutionData,
@@ -134,6 +137,34 @@ export function readWriteOptions(fx: IExecuteSingleFunctions, since: number): Wr
 	};
 }
 
+/** Whether a custom operation's item is a dry run (Dry Run under Options, from node version `since`). */
+export function isDryRun(ctx: IExecuteFunctions, itemIndex: number, since: number): boolean {
+	if (ctx.getNode().typeVersion < since) return false;
+	const raw = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return raw.dryRun === true;
+}
+
+/**
+ * A multipart body as a dry run shows it, read from the very form a real run sends: text parts as
+ * they are, each file as its size, SHA-256 and file name (never the bytes themselves).
+ */
+export async function describeForm(form: FormData): Promise<IDataObject> {
+	const shown: IDataObject = {};
+	for (const [name, value] of form.entries()) {
+		if (typeof value === 'string') {
+			shown[name] = value;
+			continue;
+		}
+		const bytes = new Uint8Array(await value.arrayBuffer());
+		shown[name] = {
+			bytes: bytes.length,
+			sha256: createHash('sha256').update(bytes).digest('hex'),
+			fileName: value.name,
+		};
+	}
+	return shown;
+}
+
 /** The item a dry run outputs: the request as a real run would send it, and nothing sent. */
 export function dryRunOutput(
 	method: string,
@@ -141,7 +172,18 @@ export function dryRunOutput(
 	body: unknown,
 	extra: IDataObject = {},
 ): IDataObject {
-	return { dryRun: true, method, path, body: body as IDataObject, ...extra };
+	return { dryRun: true, method, path, body: (body ?? null) as IDataObject, ...extra };
+}
+
+/** The guard of a write whose only option is Dry Run (from node version `since`). */
+export function dryRunGuard(since: number) {
+	return async function (
+		this: IExecuteSingleFunctions,
+		options: DeclarativeRestApiSettings.HttpRequestOptions,
+	): Promise<WriteGuard | undefined> {
+		if (!readWriteOptions(this, since).dryRun) return undefined;
+		return { output: dryRunOutput(String(options.method), String(options.url), options.body) };
+	};
 }
 
 const FIX = 'Fix the value or the bound and run again: repeating is safe.';
