@@ -68,3 +68,8 @@ export function signInCredentialsFor(
 export function apiRequests(sandbox: Sandbox) {
 	return sandbox.requests.filter((request) => request.api === 'base' || request.api === 'client');
 }
+
+/** The writes a sandbox received (every API request that is not a GET), in the order they arrived. */
+export function apiWrites(sandbox: Sandbox) {
+	return apiRequests(sandbox).filter((request) => request.method !== 'GET');
+}

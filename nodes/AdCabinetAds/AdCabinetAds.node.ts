@@ -46,8 +46,10 @@ export class AdCabinetAds implements INodeType {
 		// Use Cabinet Currency; saved version 1 nodes keep both fields.
 		// 1.2: Cabinet ID and Ad → Create's Campaign ID are picked from the real service's lists (or
 		// typed); saved 1 and 1.1 nodes keep the typed fields.
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: Create and Update take Dry Run, money bounds, and skip a write that would duplicate an
+		// ad or change nothing (Skip Identical, Skip Unchanged, on by default); older nodes write as before.
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle: operationSubtitle(properties),
 		description:
 			'List, get, create and edit ads, validate target bots, and read cabinets, campaigns and balances in the Ad Cabinet API',

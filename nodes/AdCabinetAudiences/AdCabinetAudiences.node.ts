@@ -29,8 +29,9 @@ export class AdCabinetAudiences implements INodeType {
 		group: ['output'],
 		// 1.1: a new node opens on Get Many (a read); saved version 1 nodes keep Create.
 		// 1.2: Cabinet ID is picked from the cabinet list (or typed); saved 1 and 1.1 nodes keep the text field.
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: Create takes Dry Run (the request shown, the file as its size and SHA-256, nothing sent).
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle: operationSubtitle(properties),
 		description:
 			'Create and list phone-number audiences of Uzbekistan cabinets in the Ad Cabinet API',

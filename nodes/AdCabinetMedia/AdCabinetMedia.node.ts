@@ -28,8 +28,9 @@ export class AdCabinetMedia implements INodeType {
 		icon: { light: 'file:adCabinetMedia.svg', dark: 'file:adCabinetMedia.dark.svg' },
 		group: ['output'],
 		// 1.1: Cabinet ID is picked from the cabinet list (or typed); saved version 1 nodes keep the text field.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Upload takes Dry Run (the request shown, the file as its size and SHA-256, nothing sent).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
 		description: 'Upload images and videos for ads to the Ad Cabinet API',
 		defaults: { name: 'Ad Cabinet Media' },

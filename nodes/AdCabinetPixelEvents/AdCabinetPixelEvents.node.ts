@@ -30,8 +30,9 @@ export class AdCabinetPixelEvents implements INodeType {
 		icon: { light: 'file:adCabinetPixelEvents.svg', dark: 'file:adCabinetPixelEvents.dark.svg' },
 		group: ['transform'],
 		// 1.1: Cabinet ID is picked from the cabinet list (or typed); saved version 1 nodes keep the text field.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Create, Rename and Delete take Dry Run (the request shown, nothing sent).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: operationSubtitle(properties),
 		description: 'Manage the pixel tag events of an Ad Cabinet cabinet',
 		defaults: { name: 'Ad Cabinet Pixel Events' },

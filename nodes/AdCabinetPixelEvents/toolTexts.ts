@@ -8,9 +8,9 @@ export const PIXEL_EVENT_TOOL_TEXTS = {
 	getBaseCode:
 		"The cabinet's pixel ID and the base script to put on every page of the site, as one item. Only reads, so repeating is safe.",
 	create:
-		'Add a tag event to the cabinet\'s pixel with a Title and a Type (from "Get the pixel event types") and return it with its id and code snippet. Each successful call adds another event; a refused call changed nothing.',
+		'Add a tag event to the cabinet\'s pixel with a Title and a Type (from "Get the pixel event types") and return it with its id and code snippet. Each successful call adds another event; a refused call changed nothing. Set Dry Run to see the exact request without sending it.',
 	rename:
-		'Give a pixel event a new title, by its Event id ("Get many pixel events" lists them). Repeating is safe.',
+		'Give a pixel event a new title, by its Event id ("Get many pixel events" lists them). Repeating is safe. Set Dry Run to see the exact request without sending it.',
 	delete:
-		'Delete a pixel event by its Event id ("Get many pixel events" lists them). Deleting one that is already gone fails with not found.',
+		'Delete a pixel event by its Event id ("Get many pixel events" lists them). Deleting one that is already gone fails with not found. Set Dry Run to see the exact request without sending it.',
 };

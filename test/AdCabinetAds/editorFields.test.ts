@@ -26,10 +26,13 @@ function budgetScheduleOption(name: string, version: number): INodeProperties[] 
 
 describe('Ad Cabinet Ads → Create: fields as a person fills them', () => {
 	const sandbox = useSandbox({ now: NOW });
+	// Each create here is the same ad with one field changed: the rerun guard (Skip Identical, tested
+	// in safeWrites.test.ts) is off so that every run sends its POST.
 	const create = (parameters: INodeParameters, typeVersion = CURRENT) =>
 		runNode({
 			type: 'adCabinetAds',
-			parameters,
+			parameters:
+				typeVersion >= 1.3 ? { ...parameters, options: { skipIdentical: false } } : parameters,
 			credentials: credentialsFor(sandbox()),
 			typeVersion,
 		});

@@ -12,6 +12,7 @@ describe('Continue On Fail: the failing item becomes an error item paired to it,
 			parameters: testCase.parameters,
 			credentials: credentialsFor(sandbox()),
 			input: testCase.input,
+			typeVersion: testCase.typeVersion,
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
@@ -28,6 +29,7 @@ describe('Continue On Fail: the failing item becomes an error item paired to it,
 			parameters: testCase.parameters,
 			credentials: credentialsFor(sandbox()),
 			input: testCase.input,
+			typeVersion: testCase.typeVersion,
 		});
 		expect(stopped.error?.message).toMatch(testCase.error);
 	});

@@ -18,6 +18,23 @@ const ads = (name: string, parameters: INodeParameters, message: RegExp): BadInp
 
 /** Bad inputs of the Ads node: every operation of its four resources. */
 export const AD_BAD_INPUTS: BadInput[] = [
+	{
+		...ads(
+			'a budget above Budget Max (1.3)',
+			create({ budget: 1500, options: { budgetMax: 1000 } }),
+			/^Budget: must be at most 1000 \(Budget Max under Options\) \(got 1500\)\. Nothing was sent to the API/,
+		),
+		typeVersion: 1.3,
+	},
+	{
+		...ads(
+			'a CPM below CPM Min on update (1.3)',
+			update({ cpm: 0.2 }),
+			/^CPM: must be at least 0\.5 \(CPM Min under Options\) \(got 0\.2\)/,
+		),
+		parameters: { ...update({ cpm: 0.2 }), options: { cpmMin: 0.5 } },
+		typeVersion: 1.3,
+	},
 	ads(
 		'two KKTU categories',
 		create({ kktu: { __rl: true, mode: 'id', value: '503, 504' } }),

@@ -9,6 +9,8 @@ export interface FailingSecondItem {
 	/** Two input items: the first succeeds, the second fails. */
 	input: Array<IDataObject | INodeExecutionData>;
 	error: RegExp;
+	/** The node version, where the field exists only from one on; 1 by default. */
+	typeVersion?: number;
 }
 
 const PNG = Buffer.from(

@@ -6,6 +6,35 @@ const create = minimalCreate({ title: '={{ $json.title }}' });
 /** Continue On Fail cases of the Ads node. */
 export const AD_CONTINUE_ON_FAIL: FailingSecondItem[] = [
 	{
+		name: 'Ads 1.3 → Create (a CPM above CPM Max in the second row)',
+		type: 'adCabinetAds',
+		typeVersion: 1.3,
+		parameters: {
+			...minimalCreate({ title: '={{ $json.title }}', cpm: '={{ $json.cpm }}' }),
+			options: { cpmMax: 5, skipIdentical: false },
+		},
+		input: [
+			{ title: 'Bounded row one', cpm: 2 },
+			{ title: 'Bounded row two', cpm: 6 },
+		],
+		error:
+			/^CPM: must be at most 5 \(CPM Max under Options\) \(got 6\)\. Nothing was sent to the API/,
+	},
+	{
+		name: 'Ads 1.3 → Update (a CPM moved past Max Change % in the second row)',
+		type: 'adCabinetAds',
+		typeVersion: 1.3,
+		parameters: {
+			resource: 'ad',
+			operation: 'update',
+			adId: { __rl: true, mode: 'id', value: '10001' },
+			updateFields: { cpm: '={{ $json.cpm }}' },
+			options: { maxChangePercent: 1000, skipUnchanged: false },
+		},
+		input: [{ cpm: 4.2 }, { cpm: 500 }],
+		error: /^CPM: may move the current value by at most 1000% \(Max Change % under Options\)/,
+	},
+	{
 		name: 'Ads → Create (an empty title in the second row)',
 		type: 'adCabinetAds',
 		parameters: create,

@@ -15,6 +15,7 @@ import { InvalidJsonResponse, type Failure } from './apiFailure';
 import { noteListCount, pageThrough, type OffsetPages } from './offsetPages';
 import { pacingFor } from './pacing';
 import { runDeadline, send } from './send';
+import type { WriteGuard } from '../writes';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -40,6 +41,15 @@ export interface RoutedOperation {
 	) => string | undefined;
 	/** The item to output when the API answered a write with an empty body (postReceive gave no item): built from the body that was sent. */
 	onEmptyAnswer?: (this: IExecuteSingleFunctions, sent: IDataObject) => IDataObject;
+	/**
+	 * Runs after `prepare`, with the request exactly as it would be sent: may refuse it, output an item
+	 * instead of sending (a dry run, a write that would change nothing), or ask to hear how it ended.
+	 */
+	guardWrite?: (
+		this: IExecuteSingleFunctions,
+		options: RequestOptions,
+		names: PlatformNames,
+	) => Promise<WriteGuard | undefined>;
 }
 
 /** Fails the attempt (so it is retried) when a 2xx body was not JSON, e.g. cut short in transit. */
@@ -73,6 +83,9 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			const names = platformNames(credentials, this.getNode(), itemIndex);
 			await operation.prepare?.call(this, requestData.options, names);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
+			const guard = await operation.guardWrite?.call(this, requestData.options, names);
+			if (guard && 'output' in guard) return [{ json: guard.output }];
+			const settle = guard?.settle;
 			const runEndsAt = runDeadline();
 			const sendPage = async (options: RequestOptions) =>
 				await send(
@@ -97,12 +110,21 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						},
 					},
 				);
-			const items = operation.offsetPages
-				? await pageThrough(this, requestData, sendPage, operation.offsetPages)
-				: await sendPage(requestData.options);
-			if (items.length || !operation.onEmptyAnswer) return items;
-			const sent = (requestData.options.body ?? {}) as IDataObject;
-			return [{ json: operation.onEmptyAnswer.call(this, sent) }];
+			let items: INodeExecutionData[] | undefined;
+			try {
+				items = operation.offsetPages
+					? await pageThrough(this, requestData, sendPage, operation.offsetPages)
+					: await sendPage(requestData.options);
+			} finally {
+				// A write that failed is heard of too, so nothing waits on it for good.
+				if (items === undefined) settle?.(undefined);
+			}
+			if (!items.length && operation.onEmptyAnswer) {
+				const sent = (requestData.options.body ?? {}) as IDataObject;
+				items = [{ json: operation.onEmptyAnswer.call(this, sent) }];
+			}
+			settle?.(items);
+			return items;
 		});
 	}
 	return { send: { paginate: true }, operations: { pagination: run } };

@@ -12,6 +12,8 @@ import { cabinetForDropdownsFields } from './fields/cabinetForDropdowns';
 import { routed } from '../../../shared/transport/routing';
 import { adHint } from './hints';
 import { adRecordOrNothing } from './answer';
+import { writeOptionsProperty } from '../../../shared/writes';
+import { guardAdCreate } from './safeWrites';
 
 const show = { resource: ['ad'], operation: ['create'] };
 
@@ -19,6 +21,8 @@ const fields: INodeProperties[] = [
 	...createCoreProperties(show),
 	...cabinetForDropdownsFields(show),
 	...createCollections(show),
+	// Dry Run, Skip Identical and the money bounds: from version 1.3, so older saved workflows write as before.
+	writeOptionsProperty(show, [1, 1.1, 1.2], { skipIdentical: true, money: true }),
 ];
 
 /** POST /api/advertisement/{platform}/ with every field set; refused before sending if a rule fails. */
@@ -44,6 +48,7 @@ export const adCreate: Operation = {
 		request: { method: 'POST' },
 		...routed({
 			prepare: prepareAdCreate,
+			guardWrite: guardAdCreate,
 			hint: adHint('create'),
 			onEmptyAnswer: (sent) => ({ ...sent, success: true }),
 		}),

@@ -13,6 +13,8 @@ import { cabinetForDropdownsFields } from './fields/cabinetForDropdowns';
 import { routed } from '../../../shared/transport/routing';
 import { adHint } from './hints';
 import { adRecordOrNothing } from './answer';
+import { writeOptionsProperty } from '../../../shared/writes';
+import { guardAdUpdate } from './safeWrites';
 
 const show = { resource: ['ad'], operation: ['update'] };
 
@@ -20,6 +22,8 @@ const fields: INodeProperties[] = [
 	adIdField(show),
 	...cabinetForDropdownsFields(show),
 	...updateProperties(show),
+	// Dry Run, Skip Unchanged and the money bounds: from version 1.3, so older saved workflows write as before.
+	writeOptionsProperty(show, [1, 1.1, 1.2], { skipUnchanged: true, money: true }),
 ];
 
 /** PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
@@ -46,6 +50,7 @@ export const adUpdate: Operation = {
 		request: { method: 'PUT' },
 		...routed({
 			prepare: prepareAdUpdate,
+			guardWrite: guardAdUpdate,
 			hint: adHint('update'),
 			onEmptyAnswer(sent) {
 				return { ad_id: readAdId(this), ...sent, success: true };

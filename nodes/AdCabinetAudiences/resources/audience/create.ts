@@ -26,6 +26,7 @@ import {
 	type AudienceBuild,
 } from './audienceFile';
 import { uploadAudience, type AudienceTarget } from './audienceUpload';
+import { writeOptionsProperty } from '../../../shared/writes';
 
 const show = { resource: ['audience'], operation: ['create'] };
 const FIELD_LABELS = {
@@ -181,6 +182,8 @@ const fields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show },
 	},
+	// Dry Run: from version 1.3, so older saved workflows write as before.
+	writeOptionsProperty(show, [1, 1.1, 1.2]),
 ];
 
 /** Reads a field by name, or by a dotted path when no field has that exact name. */

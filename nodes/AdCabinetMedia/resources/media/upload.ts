@@ -26,6 +26,11 @@ import {
 import { apiError, cabinetAccessHint } from '../../../shared/transport/nodeErrors';
 import { invalidInput } from '../../../shared/validation';
 import { extensionOf, MEDIA_TYPES_TEXT, sniffMediaType } from './mediaType';
+import { platformNames } from '../../../shared/platform';
+import { describeForm, dryRunOutput, isDryRun, writeOptionsProperty } from '../../../shared/writes';
+
+/** The Media node version from which Upload takes Dry Run. */
+const MEDIA_SAFE_WRITES_SINCE = 1.2;
 
 const show = { resource: ['media'], operation: ['upload'] };
 const BINARY_LABEL = 'Input Binary Field';
@@ -88,6 +93,8 @@ const fields: INodeProperties[] = [
 		maxSizeDescription:
 			'A larger download is stopped and refused before anything is sent to the API',
 	}),
+	// Dry Run: from version 1.2, so older saved workflows upload as before.
+	writeOptionsProperty(show, [1, 1.1]),
 ];
 
 function binaryOf(ctx: IExecuteFunctions, item: INodeExecutionData, i: number) {
@@ -194,10 +201,16 @@ async function uploadOne(
 			: await fromBinary(ctx, item, i);
 	const form = new FormData();
 	form.append('media', new Blob([bytes], { type: mimeType }), fileName);
+	const path = platformNames(await credentialViewOf(ctx), node, i).paths.mediaUpload;
+	if (isDryRun(ctx, i, MEDIA_SAFE_WRITES_SINCE)) {
+		return dryRunOutput('POST', path, await describeForm(form), {
+			query: { account_id: accountId },
+		});
+	}
 	const body = await apiRequest.call(ctx, {
 		api: 'client',
 		method: 'POST',
-		path: (names) => names.paths.mediaUpload,
+		path,
 		qs: { account_id: accountId },
 		body: form,
 		idempotent: false,

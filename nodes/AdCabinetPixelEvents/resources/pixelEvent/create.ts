@@ -11,6 +11,8 @@ import { cabinetOf, requiredText } from './fields';
 import { PATHS } from '../../../shared/constants';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
+import { dryRunGuard, writeOptionsProperty } from '../../../shared/writes';
+import { PIXEL_SAFE_WRITES_SINCE } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['create'] };
 
@@ -41,6 +43,8 @@ const fields: INodeProperties[] = [
 		description:
 			'What the event tracks, from the API\'s list of event types. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
+	// Dry Run: from version 1.2, so older saved workflows write as before.
+	writeOptionsProperty(show, [1, 1.1]),
 ];
 
 /** POST /api/pixel_events/ with account_id, title and type. */
@@ -78,6 +82,7 @@ export const pixelEventCreate: Operation = {
 			idempotent: false,
 			prepare: preparePixelEventCreate,
 			hint: pixelEventHint('create'),
+			guardWrite: dryRunGuard(PIXEL_SAFE_WRITES_SINCE),
 		}),
 		output: { postReceive: [recordToItem(createdFallback)] },
 	},

@@ -9,12 +9,16 @@ import { PATHS } from '../../../shared/constants';
 import { cabinetOf, eventField, eventOf, eventSucceeded, PIXEL_CABINET_TYPED_IN } from './fields';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
+import { dryRunGuard, writeOptionsProperty } from '../../../shared/writes';
+import { PIXEL_SAFE_WRITES_SINCE } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['delete'] };
 
 const fields: INodeProperties[] = [
 	...cabinetIdFields(show, PIXEL_CABINET_TYPED_IN),
 	eventField(show),
+	// Dry Run: from version 1.2, so older saved workflows write as before.
+	writeOptionsProperty(show, [1, 1.1]),
 ];
 
 /** DELETE /api/pixel_events/{account_id}/events/{event_id}. */
@@ -43,6 +47,7 @@ export const pixelEventDelete: Operation = {
 			idempotent: false,
 			prepare: preparePixelEventDelete,
 			hint: pixelEventHint('delete'),
+			guardWrite: dryRunGuard(PIXEL_SAFE_WRITES_SINCE),
 		}),
 		output: { postReceive: [recordToItem(eventSucceeded)] },
 	},

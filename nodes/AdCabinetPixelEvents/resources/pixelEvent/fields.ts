@@ -89,3 +89,6 @@ export function eventSucceeded(this: IExecuteSingleFunctions): IDataObject {
 		success: true,
 	};
 }
+
+/** The node version from which Create, Rename and Delete take Dry Run. */
+export const PIXEL_SAFE_WRITES_SINCE = 1.2;

@@ -16,6 +16,8 @@ import {
 } from './fields';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
+import { dryRunGuard, writeOptionsProperty } from '../../../shared/writes';
+import { PIXEL_SAFE_WRITES_SINCE } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['rename'] };
 
@@ -32,6 +34,8 @@ const fields: INodeProperties[] = [
 		displayOptions: { show },
 		description: 'The new name of the event',
 	},
+	// Dry Run: from version 1.2, so older saved workflows write as before.
+	writeOptionsProperty(show, [1, 1.1]),
 ];
 
 /** PATCH /api/pixel_events/{event_id} with account_id and the new title. */
@@ -61,6 +65,7 @@ export const pixelEventRename: Operation = {
 			idempotent: false,
 			prepare: preparePixelEventRename,
 			hint: pixelEventHint('rename'),
+			guardWrite: dryRunGuard(PIXEL_SAFE_WRITES_SINCE),
 		}),
 		output: { postReceive: [recordToItem(eventSucceeded)] },
 	},

@@ -1,0 +1,213 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { MAX_PAGE_SIZE, PAGE_BOUND_SLACK, PATHS } from '../../../shared/constants';
+import type { PlatformNames } from '../../../shared/platform';
+import { apiRequest } from '../../../shared/transport/request';
+import {
+	changesOf,
+	checkMoney,
+	deferred,
+	dryRunOutput,
+	perExecution,
+	readWriteOptions,
+	type WriteGuard,
+} from '../../../shared/writes';
+import { readAdId } from './fields/adId';
+import { labelOf } from './fields/adFields';
+
+type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
+
+/** The Ads node version from which Dry Run, Skip Identical, Skip Unchanged and the money bounds apply. */
+const SAFE_WRITES_SINCE = 1.3;
+
+const label = (api: string) => String(labelOf(api) ?? api);
+
+const MONEY_FIELDS = [
+	{ api: 'cpm', label: label('cpm'), kind: 'cpm' as const },
+	{ api: 'budget', label: label('budget'), kind: 'budget' as const },
+	{ api: 'daily_budget', label: label('daily_budget'), kind: 'budget' as const },
+];
+
+interface ListedAd {
+	id?: unknown;
+	campaign_id?: unknown;
+	advertisement_title?: unknown;
+	status?: unknown;
+}
+
+/** Every not-deleted ad with this title (the list filters by title), read once per execution. */
+function adsTitled(fx: IExecuteSingleFunctions, title: string): Promise<ListedAd[]> {
+	const lists = perExecution<Promise<ListedAd[]>>(fx, 'adsByTitle');
+	let list = lists.get(title);
+	if (!list) {
+		list = (async () => {
+			const ads: ListedAd[] = [];
+			// Bounded: a list that never ends would otherwise page for good.
+			for (let page = 0; page < PAGE_BOUND_SLACK + 20; page++) {
+				const answer = (await apiRequest.call(fx, {
+					api: 'base',
+					method: 'GET',
+					path: PATHS.adList,
+					qs: { advertisement_titles: title, limit: MAX_PAGE_SIZE, offset: page * MAX_PAGE_SIZE },
+					itemIndex: fx.getItemIndex(),
+				})) as IDataObject | undefined;
+				const data = Array.isArray(answer?.data) ? (answer.data as ListedAd[]) : [];
+				ads.push(...data);
+				if (data.length < MAX_PAGE_SIZE) break;
+			}
+			return ads.filter((ad) => ad.status !== 'deleted' && ad.advertisement_title === title);
+		})();
+		lists.set(title, list);
+		// A failed read is not kept, so a later item asks again.
+		list.catch(() => lists.delete(title));
+	}
+	return list;
+}
+
+/** An ad's detail, read once per execution. */
+function adDetail(
+	fx: IExecuteSingleFunctions,
+	names: PlatformNames,
+	adId: string,
+): Promise<IDataObject> {
+	const details = perExecution<Promise<IDataObject>>(fx, 'adDetails');
+	let detail = details.get(adId);
+	if (!detail) {
+		detail = apiRequest.call(fx, {
+			api: 'base',
+			method: 'GET',
+			path: names.paths.ad(adId),
+			itemIndex: fx.getItemIndex(),
+		}) as Promise<IDataObject>;
+		details.set(adId, detail);
+		detail.catch(() => details.delete(adId));
+	}
+	return detail;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * A not-deleted ad of the same campaign with the same title, promote URL and text. The list gives the
+ * title and campaign; the promote URL and text are read from each such ad's detail.
+ */
+async function identicalAd(
+	fx: IExecuteSingleFunctions,
+	names: PlatformNames,
+	body: IDataObject,
+): Promise<IDataObject | undefined> {
+	const title = text(body.title);
+	for (const listed of await adsTitled(fx, title)) {
+		if (String(listed.campaign_id) !== String(body.campaign_id)) continue;
+		const detail = await adDetail(fx, names, String(listed.id));
+		if (
+			text(detail.promote_url) === text(body.promote_url) &&
+			text(detail.text) === text(body.text)
+		)
+			return detail;
+	}
+	return undefined;
+}
+
+/** What an earlier item of this run with the same ad settled on: the ad made or found, or undefined. */
+type Earlier = IDataObject | undefined;
+
+/**
+ * Ad → Create's guard: the money bounds, then (Skip Identical) an identical ad already there or made
+ * by an earlier item of this run, then (Dry Run) the request instead of sending it.
+ */
+export async function guardAdCreate(
+	this: IExecuteSingleFunctions,
+	options: RequestOptions,
+	names: PlatformNames,
+): Promise<WriteGuard | undefined> {
+	const settings = readWriteOptions(this, SAFE_WRITES_SINCE);
+	const body = options.body as IDataObject;
+	checkMoney(this.getNode(), this.getItemIndex(), body, MONEY_FIELDS, settings);
+	const dry = () => dryRunOutput('POST', String(options.url), body);
+	if (!settings.skipIdentical) return settings.dryRun ? { output: dry() } : undefined;
+
+	const key = JSON.stringify([body.campaign_id, body.title, body.promote_url, body.text ?? '']);
+	const rows = perExecution<Promise<Earlier>>(this, 'identicalRows');
+	const earlier = rows.get(key);
+	const mine = deferred<Earlier>();
+	// Registered before any wait, so the next identical item of this run waits for this one.
+	rows.set(key, mine.promise);
+	let decided = false;
+	try {
+		const before = earlier ? await earlier : undefined;
+		const existing = before ?? (await identicalAd(this, names, body));
+		decided = true;
+		if (existing) {
+			mine.resolve(existing);
+			const skipped = { skipped: true, reason: 'identical ad exists', ad_id: existing.ad_id };
+			return { output: settings.dryRun ? { ...dry(), ...skipped } : { ...existing, ...skipped } };
+		}
+		if (settings.dryRun) {
+			// A real run would create it here, so an identical item after this one would be skipped.
+			mine.resolve({ ad_id: null });
+			return { output: dry() };
+		}
+	} finally {
+		// A failed read: the next identical item checks for itself.
+		if (!decided) mine.resolve(undefined);
+	}
+	return {
+		settle: (items?: INodeExecutionData[]) => {
+			const made = items?.[0]?.json;
+			if (made?.ad_id !== undefined) return mine.resolve(made);
+			// Created without an answer naming the ad: the next identical item reads the list again.
+			if (made) perExecution(this, 'adsByTitle').delete(text(body.title));
+			mine.resolve(undefined);
+		},
+	};
+}
+
+/** The ad's current value of a body field, as its detail shows it. */
+function currentOf(detail: IDataObject, names: PlatformNames): (field: string) => unknown {
+	return (field) => {
+		if (field === 'media_token') return (detail.media as IDataObject | null)?.token ?? null;
+		if (field === names.fields.eventId)
+			return (detail.event as IDataObject | undefined)?.[names.fields.eventId] ?? null;
+		return detail[field];
+	};
+}
+
+/**
+ * Ad → Update's guard: the money bounds; then the ad as it is (when Dry Run, Skip Unchanged or Max
+ * Change % need it), the change bound against it, and nothing sent when nothing would change.
+ */
+export async function guardAdUpdate(
+	this: IExecuteSingleFunctions,
+	options: RequestOptions,
+	names: PlatformNames,
+): Promise<WriteGuard | undefined> {
+	const settings = readWriteOptions(this, SAFE_WRITES_SINCE);
+	const body = options.body as IDataObject;
+	const node = this.getNode();
+	const itemIndex = this.getItemIndex();
+	checkMoney(node, itemIndex, body, MONEY_FIELDS, { ...settings, maxChangePercent: undefined });
+	const needsAd =
+		settings.dryRun || settings.skipUnchanged || settings.maxChangePercent !== undefined;
+	if (!needsAd) return undefined;
+	const adId = readAdId(this);
+	const detail = await adDetail(this, names, adId);
+	checkMoney(node, itemIndex, body, MONEY_FIELDS, settings, detail);
+	const changes = changesOf(body, currentOf(detail, names));
+	const unchanged = Object.keys(changes).length === 0;
+	const skipped =
+		settings.skipUnchanged && unchanged
+			? { skipped: true, reason: 'unchanged', ad_id: detail.ad_id ?? Number(adId) }
+			: undefined;
+	if (settings.dryRun)
+		return {
+			output: { ...dryRunOutput('PUT', String(options.url), body, { changes }), ...skipped },
+		};
+	if (skipped) return { output: skipped };
+	// The ad changes now, so a later item of this run reads it again.
+	return { settle: () => perExecution(this, 'adDetails').delete(adId) };
+}
