@@ -44,7 +44,8 @@ const MONEY: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 0,
-		description: 'A CPM below this is refused before anything is sent. Empty: no lower bound.',
+		description:
+			'A CPM below this is refused before anything is sent. Without this option there is no lower bound.',
 	},
 	{
 		displayName: 'CPM Max',
@@ -52,7 +53,8 @@ const MONEY: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 10,
-		description: 'A CPM above this is refused before anything is sent. Empty: no upper bound.',
+		description:
+			'A CPM above this is refused before anything is sent. Without this option there is no upper bound.',
 	},
 	{
 		displayName: 'Budget Max',
@@ -61,7 +63,7 @@ const MONEY: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 1000,
 		description:
-			'A budget or daily budget above this is refused before anything is sent. Empty: no bound.',
+			'A budget or daily budget above this is refused before anything is sent. Without this option there is no bound.',
 	},
 	{
 		displayName: 'Max Change %',
@@ -70,7 +72,7 @@ const MONEY: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: 50,
 		description:
-			"An update that moves the ad's current CPM or daily budget by more than this percentage is refused before anything is sent. Empty: no bound.",
+			"An update that moves the ad's current CPM or daily budget by more than this percentage is refused before anything is sent. Without this option there is no bound.",
 	},
 ];
 
