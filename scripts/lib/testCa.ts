@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface TestTls {
+interface TestTls {
 	/** The CA certificate, for NODE_EXTRA_CA_CERTS. */
 	caFile: string;
 	/** The server's key and certificate, for https.createServer. */

@@ -16,13 +16,13 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { plainText } from './entities';
 
-export interface SentDocument {
+interface SentDocument {
 	fileName: string;
 	mimeType: string;
 	content: Buffer;
 }
 
-export interface BotCall {
+interface BotCall {
 	method: string;
 	/** Whether the token in the path was the bot's. */
 	authorized: boolean;

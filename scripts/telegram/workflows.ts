@@ -13,8 +13,8 @@ import {
 	type WorkflowNode,
 } from '../lib/workflows';
 
-export const CHAT_PLACEHOLDER = 'YOUR_CHAT_ID';
-export const TELEGRAM_TYPE = 'n8n-nodes-base.telegram';
+const CHAT_PLACEHOLDER = 'YOUR_CHAT_ID';
+const TELEGRAM_TYPE = 'n8n-nodes-base.telegram';
 /** The credential id and name the recipes refer to. */
 export const TELEGRAM_CREDENTIAL = { id: 'telegramBot', name: 'Telegram bot' };
 /** The data table the balance alert keeps its sent alerts in, as its sticky note names it. */
@@ -33,7 +33,7 @@ export interface RecipeFlow {
 	chatId: string;
 }
 
-export function readRecipe(file: string): WorkflowJson {
+function readRecipe(file: string): WorkflowJson {
 	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
 }
 
