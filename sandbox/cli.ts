@@ -141,7 +141,7 @@ async function main(): Promise<void> {
 	);
 	console.log(`  cabinets:       ${permitted.join(', ')}`);
 	console.log(
-		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,auth-faults,requests,stats-rows,settings,auth,rate-limit,service-time,restatements}`,
+		`  control:        http://127.0.0.1:${sandbox.port}/__sandbox/{clock,faults,auth-faults,requests,stats-rows,settings,auth,rate-limit,service-time,restatements,ads/{ad_id}/status}`,
 	);
 	console.log('Press Ctrl+C to stop.');
 	let stopping = false;

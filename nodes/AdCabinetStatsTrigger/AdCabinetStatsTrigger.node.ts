@@ -14,7 +14,7 @@ import { getCabinets } from '../shared/methods/cabinets';
 import { readCabinetIdList } from '../shared/cabinetId';
 import { fetchStatsWindow } from '../shared/stats/window';
 import { maxPeriodMs } from './periods';
-import { claimPoll, triggerKey } from './pollsUnderWay';
+import { claimPoll, triggerKey } from '../shared/pollsUnderWay';
 import {
 	currencyField,
 	groupingField,

@@ -33,7 +33,19 @@ export interface Campaign {
 }
 
 export type AdType = 'target_channels' | 'target_users' | 'target_search' | 'target_bots';
-export type AdStatus = 'active' | 'stopped' | 'deleted';
+/**
+ * The ad statuses the real service uses (its status edit lists them): the seed makes active,
+ * stopped and deleted ads; the others are set by POST /__sandbox/ads/{ad_id}/status.
+ */
+export const AD_STATUSES = [
+	'active',
+	'stopped',
+	'in_review',
+	'on_hold',
+	'declined',
+	'deleted',
+] as const;
+export type AdStatus = (typeof AD_STATUSES)[number];
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 export type Schedule = Record<Weekday, number[]>;
 

@@ -18,6 +18,7 @@ import {
 import type { LoggedRequest, UploadedFile } from '../types';
 import type { ParsedBody } from './requestBody';
 import type { Reply } from './reply';
+import { setAdStatus } from '../handlers/adStatusControl';
 
 export interface ControlTarget {
 	authFaults: AuthFaults;
@@ -189,7 +190,8 @@ function faultSettings(body: Record<string, unknown>): FaultSettings {
 /**
  * Test control under /__sandbox/ (no auth, not logged), for tests that drive the sandbox from
  * another process: clock, faults, request log, ground-truth statistics rows, settings (the form,
- * sign-in and the rate limit among them), tokens, the rate limit's state, service time.
+ * sign-in and the rate limit among them), tokens, the rate limit's state, service time, an ad's
+ * status.
  */
 export function handleControl(
 	target: ControlTarget,
@@ -199,6 +201,12 @@ export function handleControl(
 ): Reply {
 	const route = `${method} ${path.replace(/\/$/, '')}`;
 	try {
+		const adStatus = /^POST \/ads\/([^/]+)\/status$/.exec(route);
+		if (adStatus)
+			return {
+				status: 200,
+				json: setAdStatus(target.data, decodeURIComponent(adStatus[1]), jsonBody(body)),
+			};
 		switch (route) {
 			case 'GET /clock':
 				return clockState(target);

@@ -1,6 +1,7 @@
 /**
  * The words a person types into the node creator to find these nodes: the service's names
- * ("Telegram", "Telegram Ads", "Adstat"), "ads", and "statistics" for the statistics nodes. Each
+ * ("Telegram", "Telegram Ads", "Adstat"), "ads", "statistics" for the statistics nodes, and
+ * "moderation" and "declined" for the Ads Trigger. Each
  * word is typed into the search of a new workflow's node creator, and each node expected for it
  * must be listed: by its own entry, or, for a trigger n8n groups under its node ("Ad Cabinet Stats
  * Trigger" under "Ad Cabinet Stats"), by that node's entry. The words reach the nodes through the
@@ -23,6 +24,8 @@ const CREATOR_SEARCHES: Array<{ word: string; nodes: 'all' | string[] }> = [
 	{ word: 'Adstat', nodes: 'all' },
 	{ word: 'ads', nodes: 'all' },
 	{ word: 'statistics', nodes: ['adCabinetStats', 'adCabinetStatsTrigger'] },
+	{ word: 'moderation', nodes: ['adCabinetAdsTrigger'] },
+	{ word: 'declined', nodes: ['adCabinetAdsTrigger'] },
 ];
 
 /** The node types (with the package) whose entries the search result lists, in order. */

@@ -6,7 +6,7 @@
  *     user folder, the sandbox API in this process, its credential and every example imported.
  *  2. `n8n start`; the owner signs in; one workflow per node of ours, holding that node alone with
  *     the sandbox credential, created over REST.
- *  3. For each of the seven nodes: found by its display name in the node creator with its icon
+ *  3. For each node: found by its display name in the node creator with its icon
  *     loaded; the searches "Telegram", "Telegram Ads", "Adstat", "ads" and "statistics" list the
  *     nodes they should (creatorSearch.ts, through the codex aliases); its workflow opens with the node on the canvas; a double-click opens its panel with
  *     the sandbox credential and the main parameters of its default operation (derived from the

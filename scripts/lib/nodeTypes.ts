@@ -19,6 +19,7 @@ export const EXPECTED_NODES: Record<string, string> = {
 	adCabinetPixelEvents: 'Ad Cabinet Pixel Events',
 	adCabinetAudiences: 'Ad Cabinet Audiences',
 	adCabinetStatsTrigger: 'Ad Cabinet Stats Trigger',
+	adCabinetAdsTrigger: 'Ad Cabinet Ads Trigger',
 };
 const EXPECTED_CREDENTIAL_DISPLAY_NAME = 'Ad Cabinet API';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { pollOnce } from '../../harness';
 import { apiRequests, credentialsFor } from '../../harness/sandbox';
-import { claimPoll, LOST_POLL_MS } from '../../nodes/AdCabinetStatsTrigger/pollsUnderWay';
+import { claimPoll, LOST_POLL_MS } from '../../nodes/shared/pollsUnderWay';
 import { useSandbox } from '../support/useSandbox';
 import { sharedClock } from '../support/triggerClock';
 

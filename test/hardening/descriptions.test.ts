@@ -6,6 +6,7 @@ import { AdCabinetMedia } from '../../nodes/AdCabinetMedia/AdCabinetMedia.node';
 import { AdCabinetPixelEvents } from '../../nodes/AdCabinetPixelEvents/AdCabinetPixelEvents.node';
 import { AdCabinetStats } from '../../nodes/AdCabinetStats/AdCabinetStats.node';
 import { AdCabinetStatsTrigger } from '../../nodes/AdCabinetStatsTrigger/AdCabinetStatsTrigger.node';
+import { AdCabinetAdsTrigger } from '../../nodes/AdCabinetAdsTrigger/AdCabinetAdsTrigger.node';
 
 /**
  * What the editor, saved workflows and AI agents see of each node is its description: every
@@ -22,6 +23,7 @@ const NODES: Array<new () => INodeType> = [
 	AdCabinetPixelEvents,
 	AdCabinetAudiences,
 	AdCabinetStatsTrigger,
+	AdCabinetAdsTrigger,
 ];
 
 function plain(value: unknown): unknown {

@@ -6,6 +6,7 @@ import { AdCabinetMedia } from '../../nodes/AdCabinetMedia/AdCabinetMedia.node';
 import { AdCabinetPixelEvents } from '../../nodes/AdCabinetPixelEvents/AdCabinetPixelEvents.node';
 import { AdCabinetStats } from '../../nodes/AdCabinetStats/AdCabinetStats.node';
 import { AdCabinetStatsTrigger } from '../../nodes/AdCabinetStatsTrigger/AdCabinetStatsTrigger.node';
+import { AdCabinetAdsTrigger } from '../../nodes/AdCabinetAdsTrigger/AdCabinetAdsTrigger.node';
 import { BAD_INPUTS } from '../support/badInputs';
 import { CONTINUE_ON_FAIL_CASES } from '../support/continueOnFail';
 
@@ -93,8 +94,9 @@ describe('every operation is in the hardening tables', () => {
 		}
 	});
 
-	it('the trigger, which has no operations, is in the bad-input table', () => {
-		const trigger = new AdCabinetStatsTrigger().description.name;
+	it.each(
+		[AdCabinetStatsTrigger, AdCabinetAdsTrigger].map((Trigger) => new Trigger().description.name),
+	)('the trigger %s, which has no operations, is in the bad-input table', (trigger) => {
 		expect(BAD_INPUTS.some((bad) => bad.type === trigger && bad.trigger === true)).toBe(true);
 	});
 });

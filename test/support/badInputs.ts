@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { AD_BAD_INPUTS } from './badInputAds';
 import { PIXEL_BAD_INPUTS } from './badInputPixelEvents';
+import { ADS_TRIGGER_BAD_INPUTS } from './badInputAdsTrigger';
 
 /**
  * Every invalid input is refused by the node itself: a NodeOperationError whose message names the
@@ -395,6 +396,7 @@ export const BAD_INPUTS: BadInput[] = [
 	},
 	...PIXEL_BAD_INPUTS,
 	...AD_BAD_INPUTS,
+	...ADS_TRIGGER_BAD_INPUTS,
 ];
 
 /**
