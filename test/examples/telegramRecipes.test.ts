@@ -183,7 +183,7 @@ describe('the Telegram recipes (examples/alerts/, examples/reports/; run for rea
 			campaign_name: 'Autumn sale',
 			status: 'declined',
 			previous_status: 'on_moderation',
-			decline_reason: ['The link leads to a page that does not open', 'Text in CAPS'],
+			decline_reason: [{ reason: 'The link leads to a page that does not open' }, 'Text in CAPS'],
 		};
 		const input = {
 			...trigger,
