@@ -189,7 +189,7 @@ describe('the Telegram recipes (examples/alerts/, examples/reports/; run for rea
 			...trigger,
 			type: 'harness.input',
 			typeVersion: 1,
-			parameters: { items: [{ json: ad }] },
+			parameters: { items: JSON.stringify([{ json: ad }]) },
 		};
 		const connections = {
 			[trigger.name]: { main: [[{ node: send.name, type: 'main', index: 0 }]] },
