@@ -11,7 +11,9 @@
  *  2. the balance alert sends one HTML message per cabinet below its threshold to the chat, writes
  *     each to the data table, and a second run the same day sends nothing;
  *  3. the weekly report sends one HTML message and one CSV document whose rows are the API's;
- *  4. every call reached the stand-in with the bot's token, and Telegram refused none.
+ *  4. the declined-ad recipe, after the sandbox declines one ad and holds another, sends one HTML
+ *     message per ad its Ads Trigger gives, with the title, campaign, status and reasons;
+ *  5. every call reached the stand-in with the bot's token, and Telegram refused none.
  * The declined-ad recipe runs only when this package has the Ads Trigger it starts from.
  *
  * Flags: --keep (keep the work folder: n8n's user folder, the CA and logs).
@@ -39,6 +41,7 @@ import {
 import { makeTestTls } from '../lib/testCa';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
 import { balanceChecks } from './balanceChecks';
+import { declinedChecks } from './declinedChecks';
 import { TelegramStandIn } from './telegramStandIn';
 import { weeklyChecks } from './weeklyChecks';
 import { RECIPES, recipeFlow, SENT_TABLE, TELEGRAM_CREDENTIAL, type RecipeFlow } from './workflows';
@@ -202,7 +205,8 @@ async function inner(): Promise<number> {
 		const tableRows = await createSentTable(rest);
 		await balanceChecks(checks, run, flows.balance, sandbox, standIn, tableRows);
 		await weeklyChecks(checks, run, flows.weekly, sandbox, standIn);
-		if (!withTrigger)
+		if (flows.declined) await declinedChecks(checks, run, flows.declined, sandbox, standIn);
+		else
 			console.log(
 				`\n▶ ${RECIPES.declined}: not run, this package has no Ads Trigger (adCabinetAdsTrigger) yet`,
 			);
