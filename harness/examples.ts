@@ -30,6 +30,18 @@ export function listExamples(): ExampleWorkflow[] {
 		}));
 }
 
+/** The workflows of one folder of examples/ (`sync`, `alerts`, `reports`), each named `<folder>/<file>`. */
+export function listExamplesIn(folder: string): ExampleWorkflow[] {
+	const dir = join(EXAMPLES_DIR, folder);
+	return readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => ({
+			file: `${folder}/${file}`,
+			...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<ExampleWorkflow, 'file'>),
+		}));
+}
+
 /** Runs an example workflow in-process with the given credential data for our credential type. */
 export async function runExample(
 	example: ExampleWorkflow,

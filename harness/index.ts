@@ -17,7 +17,7 @@ export { runNode } from './node';
 export { testCredential } from './credentialTest';
 export { loadOptions, listSearch } from './methods';
 export { PACKAGE_NAME } from './nodeTypes';
-export { listExamples, runExample, itemsOf, EXAMPLES_DIR } from './examples';
+export { listExamples, listExamplesIn, runExample, itemsOf } from './examples';
 export type { ExampleWorkflow } from './examples';
 export { pollOnce } from './poll';
 export { capturedLogs } from './logs';

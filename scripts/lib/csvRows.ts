@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { DECIMAL_FIELDS } from '../../nodes/shared/stats/apiValues';
 
 /** A minimal RFC 4180 reader: quoted fields may hold commas, quotes and line breaks. */
-function parseCsv(text: string): string[][] {
+export function parseCsv(text: string): string[][] {
 	const rows: string[][] = [];
 	let row: string[] = [];
 	let field = '';

@@ -26,6 +26,7 @@ import { credentialsFor } from '../../harness/sandbox';
 import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
 import { runManually } from '../lib/manualRun';
+import { namespaceRefusal, runInNamespace } from '../lib/namespace';
 import { Checks } from '../lib/checks';
 import { tail } from '../lib/processes';
 import type { N8nServer } from '../lib/session';
@@ -42,7 +43,6 @@ import { firstPages } from '../lib/statsRows';
 import { figuresOf, identityOf } from '../lib/rowFigures';
 import { GoogleStandIn, type Spreadsheet } from './googleStandIn';
 import { GOOGLE_HOSTS, makeKeys } from './keys';
-import { INSIDE, namespaceRefusal, runInNamespace } from './namespace';
 import { probeChecks } from './probe';
 import { standInChecks } from './standInChecks';
 import { byKey, inexactCells, readTab, snapshot, valueOf } from './sheetTable';
@@ -59,6 +59,8 @@ import {
 const flags = new Set(process.argv.slice(2));
 const DAY_MS = 86_400_000;
 const SETUP_ENV = 'AD_CABINET_SHEETS_SETUP';
+/** Set in the namespace's process, so that the stage knows it is inside. */
+const INSIDE = 'AD_CABINET_SHEETS_NAMESPACE';
 const TAB = 'Ad stats';
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -88,9 +90,12 @@ async function outer(): Promise<number> {
 	console.log(
 		`\n▶ A network namespace: loopback only, ${GOOGLE_HOSTS.join(' and ')} → 127.0.0.1 in its own /etc/hosts`,
 	);
-	return await runInNamespace(setUp.work, GOOGLE_HOSTS, {
-		[SETUP_ENV]: JSON.stringify({ ...setUp, started }),
-	});
+	return await runInNamespace(
+		setUp.work,
+		GOOGLE_HOSTS,
+		{ [SETUP_ENV]: JSON.stringify({ ...setUp, started }) },
+		INSIDE,
+	);
 }
 
 async function importCredentials(

@@ -1,16 +1,14 @@
 /**
- * The stage's own network: a network and mount namespace (`unshare --net --mount`, as root) with
- * only a loopback interface, where a hosts file bind-mounted over /etc/hosts sends the Google hosts
- * to 127.0.0.1. n8n, the sandbox and the Google stand-in all run in it; nothing in it reaches
- * another machine, and the host's /etc/hosts and network are untouched (both mounts and the
- * interface end with the namespace).
+ * A stage's own network: a network and mount namespace (`unshare --net --mount`, as root) with
+ * only a loopback interface, where a hosts file bind-mounted over /etc/hosts sends the hosts of a
+ * third-party service (Google, Telegram) to 127.0.0.1. n8n, the sandbox and the service's stand-in
+ * all run in it; nothing in it reaches another machine, and the host's /etc/hosts and network are
+ * untouched (both mounts and the interface end with the namespace). Each run makes a namespace of
+ * its own, so two stages (or two runs of one) side by side share no port and no hosts file.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Set in the namespace's process, so that the stage knows it is inside. */
-export const INSIDE = 'AD_CABINET_SHEETS_NAMESPACE';
 
 /** Why the namespace cannot be made here, or undefined when it can. */
 export function namespaceRefusal(): string | undefined {
@@ -21,13 +19,15 @@ export function namespaceRefusal(): string | undefined {
 }
 
 /**
- * Runs this same script again inside a new namespace, with `env` added; resolves with its exit
- * code. Its output is this process's output.
+ * Runs this same script again inside a new namespace, with `env` added and the variable `inside`
+ * set to 1 (so that the script knows it is inside); resolves with its exit code. Its output is
+ * this process's output.
  */
 export async function runInNamespace(
 	work: string,
 	hosts: string[],
 	env: Record<string, string>,
+	inside: string,
 ): Promise<number> {
 	const hostsFile = join(work, 'hosts');
 	writeFileSync(
@@ -60,7 +60,7 @@ export async function runInNamespace(
 			process.argv[1],
 			...process.argv.slice(2),
 		],
-		{ stdio: 'inherit', env: { ...process.env, ...env, HOSTS_FILE: hostsFile, [INSIDE]: '1' } },
+		{ stdio: 'inherit', env: { ...process.env, ...env, HOSTS_FILE: hostsFile, [inside]: '1' } },
 	);
 	const stop = () => child.kill('SIGTERM');
 	process.once('SIGINT', stop);

@@ -1,0 +1,243 @@
+/**
+ * `npm run test:telegram`: the Telegram recipes, delivered. examples/alerts/ and examples/reports/
+ * run in real n8n with n8n's own Telegram node and a Telegram API credential holding a made-up bot
+ * token. Telegram is a local stand-in of the Bot API (telegramStandIn.ts) for api.telegram.org,
+ * reached by that name inside a network namespace of the stage's own (scripts/lib/namespace.ts),
+ * over HTTPS with a CA made here and trusted by n8n's Node alone. The statistics and balances come
+ * from the sandbox API in its telegram form, with its clock stopped.
+ *
+ * Checks:
+ *  1. the credential's Test (getMe) goes green through the stand-in;
+ *  2. the balance alert sends one HTML message per cabinet below its threshold to the chat, writes
+ *     each to the data table, and a second run the same day sends nothing;
+ *  3. the weekly report sends one HTML message and one CSV document whose rows are the API's;
+ *  4. the declined-ad recipe, after the sandbox declines one ad and holds another, sends one HTML
+ *     message per ad its Ads Trigger gives, with the title, campaign, status and reasons;
+ *  5. every call reached the stand-in with the bot's token, and Telegram refused none.
+ * The declined-ad recipe runs only when this package has the Ads Trigger it starts from.
+ *
+ * Flags: --keep (keep the work folder: n8n's user folder, the CA and logs).
+ */
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { credentialsFor } from '../../harness/sandbox';
+import { Sandbox } from '../../sandbox';
+import { Checks } from '../lib/checks';
+import { repoPackageJson } from '../lib/installPackage';
+import { runManually } from '../lib/manualRun';
+import { namespaceRefusal, runInNamespace } from '../lib/namespace';
+import { tail } from '../lib/processes';
+import type { N8nRest } from '../lib/rest';
+import type { N8nServer } from '../lib/session';
+import {
+	finishStage,
+	runStage,
+	seconds,
+	setUpStage,
+	stageSession,
+	type StageSetup,
+} from '../lib/stage';
+import { makeTestTls } from '../lib/testCa';
+import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
+import { balanceChecks } from './balanceChecks';
+import { declinedChecks } from './declinedChecks';
+import { TelegramStandIn } from './telegramStandIn';
+import { weeklyChecks } from './weeklyChecks';
+import { RECIPES, recipeFlow, SENT_TABLE, TELEGRAM_CREDENTIAL, type RecipeFlow } from './workflows';
+
+const flags = new Set(process.argv.slice(2));
+const DAY_MS = 86_400_000;
+const SETUP_ENV = 'AD_CABINET_TELEGRAM_SETUP';
+/** Set in the namespace's process, so that the stage knows it is inside. */
+const INSIDE = 'AD_CABINET_TELEGRAM_NAMESPACE';
+const TELEGRAM_HOSTS = ['api.telegram.org'];
+/** A made-up bot token of the Bot API's form (bot id, colon, 35 characters). */
+const TOKEN = '7000000001:AAHstageMadeUpTokenNotARealBot0042';
+/** A group for the alerts and a private chat for the report, as a user would pick them. */
+const ALERT_CHAT = '-1001234567890';
+const REPORT_CHAT = '123456789';
+
+/** The balance alert keys a day and the report reads whole days: not within 4 minutes of midnight (UTC). */
+async function awayFromMidnight(): Promise<void> {
+	const left = DAY_MS - (Date.now() % DAY_MS);
+	if (left > 4 * 60_000) return;
+	console.log(`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare days)`);
+	await new Promise((resolve) => setTimeout(resolve, left + 5_000));
+}
+
+/** Outside the namespace: n8n and the package (which may need the npm registry), then the rest inside. */
+async function outer(): Promise<number> {
+	const started = Date.now();
+	const refusal = namespaceRefusal();
+	if (refusal) {
+		console.error(`  ✗ the telegram stage cannot run here: ${refusal}`);
+		return 1;
+	}
+	console.log('\n▶ n8n and the package');
+	const setUp = setUpStage('telegram', started);
+	if (!setUp) return 1;
+	console.log(
+		`\n▶ A network namespace: loopback only, ${TELEGRAM_HOSTS.join(' and ')} → 127.0.0.1 in its own /etc/hosts`,
+	);
+	return await runInNamespace(
+		setUp.work,
+		TELEGRAM_HOSTS,
+		{ [SETUP_ENV]: JSON.stringify({ ...setUp, started }) },
+		INSIDE,
+	);
+}
+
+/** Whether this package has the Ads Trigger the declined-ad recipe starts from. */
+function hasAdsTrigger(): boolean {
+	const nodes = (repoPackageJson() as { n8n?: { nodes?: string[] } }).n8n?.nodes ?? [];
+	return nodes.some((file) => /\/AdCabinetAdsTrigger\.node\.js$/.test(file));
+}
+
+/** Creates the data table the balance alert's note asks for, over REST as the editor does. */
+async function createSentTable(
+	rest: N8nRest,
+): Promise<() => Promise<Array<Record<string, unknown>>>> {
+	const project = await rest.request<{ id: string }>('GET', '/rest/projects/personal');
+	const base = `/rest/projects/${project.id}/data-tables`;
+	const table = await rest.request<{ id: string }>('POST', base, {
+		name: SENT_TABLE,
+		columns: [
+			{ name: 'alert_key', type: 'string' },
+			{ name: 'cabinet_id', type: 'string' },
+			{ name: 'currency', type: 'string' },
+			{ name: 'available_balance', type: 'number' },
+			{ name: 'message_id', type: 'number' },
+		],
+	});
+	return async () => {
+		const page = await rest.request<{ data: Array<Record<string, unknown>> }>(
+			'GET',
+			`${base}/${table.id}/rows?take=1000`,
+		);
+		return page.data;
+	};
+}
+
+async function inner(): Promise<number> {
+	const setUp = JSON.parse(process.env[SETUP_ENV] ?? '{}') as StageSetup & { started: number };
+	const { started, runtime, work } = setUp;
+	const checks = new Checks();
+	let sandbox: Sandbox | undefined;
+	let standIn: TelegramStandIn | undefined;
+	let server: N8nServer | undefined;
+	try {
+		const tlsDir = join(work, 'tls');
+		mkdirSync(tlsDir, { recursive: true });
+		const tls = makeTestTls(tlsDir, TELEGRAM_HOSTS, 'telegram stage');
+		standIn = new TelegramStandIn(
+			TOKEN,
+			{ [ALERT_CHAT]: 'supergroup', [REPORT_CHAT]: 'private' },
+			tls.tls,
+		);
+		await standIn.listen(443);
+		await awayFromMidnight();
+		sandbox = await Sandbox.start({
+			platform: 'telegram',
+			rateLimit: 'off',
+			restatements: 'off',
+			now: new Date(),
+		});
+		console.log(
+			`  Telegram stand-in https://${TELEGRAM_HOSTS[0]} on 127.0.0.1:443 (CA made now); sandbox API ${sandbox.baseUrl} (telegram form, clock stopped at ${sandbox.clock.now().toISOString()})`,
+		);
+		const withTrigger = hasAdsTrigger();
+		const flows = {
+			balance: recipeFlow(RECIPES.balance, ALERT_CHAT),
+			weekly: recipeFlow(RECIPES.weekly, REPORT_CHAT),
+			...(withTrigger ? { declined: recipeFlow(RECIPES.declined, ALERT_CHAT) } : {}),
+		};
+		const session = await stageSession(setUp, { NODE_EXTRA_CA_CERTS: tls.caFile });
+		await session.importCredentials(
+			[
+				{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
+				{
+					...TELEGRAM_CREDENTIAL,
+					type: 'telegramApi',
+					data: { accessToken: TOKEN, baseUrl: 'https://api.telegram.org' },
+				},
+			],
+			'telegram-credentials.json',
+		);
+		await session.importExamples(Object.values(flows).map((f) => f.example));
+		server = await session.startServer();
+		await server.rest.signIn();
+		const rest = server.rest;
+
+		await checks.check(
+			"the Telegram credential's Test answers green: getMe with the bot's token through the stand-in",
+			async () => {
+				const result = await rest.request<{ status: string; message: string }>(
+					'POST',
+					'/rest/credentials/test',
+					{
+						credentials: {
+							...TELEGRAM_CREDENTIAL,
+							type: 'telegramApi',
+							data: { accessToken: TOKEN, baseUrl: 'https://api.telegram.org' },
+						},
+					},
+				);
+				assert.equal(result.status, 'OK', result.message);
+				assert.deepEqual(
+					standIn!.calls.map((c) => [c.method, c.authorized, c.status]),
+					[['getMe', true, 200]],
+				);
+			},
+		);
+
+		const run = async (flow: RecipeFlow): Promise<RunData> => {
+			const t = Date.now();
+			const result = await runManually(runtime, rest, flow.example, flow.trigger);
+			const error = result.data.resultData.error;
+			console.log(
+				`  ${flow.example.workflow.name}: ${result.status ?? '?'} in ${seconds(Date.now() - t)}${error ? ` (${error.message ?? ''}${error.description ? `: ${error.description}` : ''})` : ''}`,
+			);
+			assert.equal(result.status, 'success', `${flow.example.file} ended ${result.status}`);
+			return result;
+		};
+
+		const tableRows = await createSentTable(rest);
+		await balanceChecks(checks, run, flows.balance, sandbox, standIn, tableRows);
+		await weeklyChecks(checks, run, flows.weekly, sandbox, standIn);
+		if (flows.declined) await declinedChecks(checks, run, flows.declined, sandbox, standIn);
+		else
+			console.log(
+				`\n▶ ${RECIPES.declined}: not run, this package has no Ads Trigger (adCabinetAdsTrigger) yet`,
+			);
+
+		await checks.check(
+			"the stand-in: every call carried the bot's token and Telegram refused none",
+			() => {
+				const refused = standIn!.calls.filter((c) => !c.authorized || c.status !== 200);
+				assert.deepEqual(
+					refused.map((c) => `${c.method} ${c.status} ${c.description ?? ''}`),
+					[],
+				);
+			},
+		);
+	} catch (error) {
+		checks.fail('telegram stage', (error as Error).stack ?? String(error));
+		if (server) console.log(`--- ${server.log.logFile}\n${tail(server.log.logFile, 30)}`);
+	} finally {
+		await server?.stop();
+		await sandbox?.stop();
+		await standIn?.stop();
+	}
+	return finishStage({
+		stage: 'telegram',
+		started,
+		checks,
+		ranIn: `n8n ${runtime.version} with its Telegram node and a local Telegram Bot API stand-in`,
+		work,
+		holds: "n8n's user folder, the CA and logs",
+		keep: flags.has('--keep'),
+	});
+}
+
+runStage(async () => (process.env[INSIDE] ? await inner() : await outer()));
