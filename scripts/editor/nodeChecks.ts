@@ -201,7 +201,15 @@ async function findInCreator(
 	const action = creatorEntry(page, node.type).first();
 	await action.waitFor({ state: 'visible', timeout: TIMEOUT });
 	const name = (await action.locator(SELECTORS.creatorItemName).textContent())?.trim() ?? '';
-	assert.match(name, new RegExp(escapeRegExp(app)), 'trigger entry name');
+	// n8n names a grouped trigger "On new <node> event", or after its Event option's values when it
+	// has one (the Ads Trigger: "Status Changed", "New Ad").
+	const event = node.description.properties.find((p) => p.name === 'event') as
+		{ options?: Array<{ name: string }> } | undefined;
+	const names = [app, ...(event?.options ?? []).map((option) => option.name)];
+	assert.ok(
+		names.some((part) => new RegExp(escapeRegExp(part), 'i').test(name)),
+		`trigger entry name "${name}" names none of: ${names.join(', ')}`,
+	);
 	return { listedAs: `"${name}" under "${app}"`, entry: action };
 }
 
