@@ -230,6 +230,26 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		expect(apiRequests(sandbox()).filter((r) => r.method === 'POST')).toHaveLength(2);
 	});
 
+	test('writes go out one at a time in row order, and a refused row stops the rows after it', async () => {
+		const rows = [
+			{ title: 'Row one', cpm: 2 },
+			{ title: 'Row two', cpm: 3 },
+			{ title: 'Row three', cpm: 0 },
+			{ title: 'Row four', cpm: 4 },
+		];
+		const { error } = await runNode({
+			type: 'adCabinetAds',
+			parameters: minimalCreate({ title: '={{ $json.title }}', cpm: '={{ $json.cpm }}' }),
+			credentials: credentialsFor(sandbox()),
+			input: rows,
+		});
+		expect(error?.message).toBe(
+			'CPM: must be a number greater than 0 (got 0). Nothing was sent to the API.',
+		);
+		const posts = apiRequests(sandbox()).filter((r) => r.method === 'POST');
+		expect(posts.map((r) => (r.body as { title?: string }).title)).toEqual(['Row one', 'Row two']);
+	});
+
 	test(`the detail the API gives for a refused field names the node's field`, async () => {
 		const { error } = await run(minimalCreate({ websiteButton: { mediaToken: 'never-uploaded' } }));
 		expect(error?.httpCode).toBe('400');

@@ -15,7 +15,7 @@ import { InvalidJsonResponse, type Failure } from './apiFailure';
 import { noteListCount, pageThrough, type OffsetPages } from './offsetPages';
 import { pacingFor } from './pacing';
 import { runDeadline, send } from './send';
-import type { WriteGuard } from '../writes';
+import { writeTurn, type WriteGuard } from '../writes';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -68,7 +68,7 @@ function itemsAreObjects(items: INodeExecutionData[]): boolean {
  * handle on the requests it sends, and calls it only when `send.paginate` is set; that flag is how
  * n8n opts an operation into the hook, so writes carry it too and page nothing (only `offsetPages`
  * pages). Every operation goes through this one: validation before any
- * request, retries for reads, API errors mapped to NodeApiError, offset paging where asked, pairedItem
+ * request, writes one at a time in item order, retries for reads, API errors mapped to NodeApiError, offset paging where asked, pairedItem
  * on every output item, and Continue On Fail with the failing item's pairing kept.
  */
 export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
@@ -78,7 +78,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		const idempotent = operation.idempotent ?? (requestData.options.method ?? 'GET') === 'GET';
-		return await guardItem(this, itemIndex, async () => {
+		const work = async (): Promise<INodeExecutionData[]> => {
 			const credentials = await credentialViewOf(this);
 			const names = platformNames(credentials, this.getNode(), itemIndex);
 			await operation.prepare?.call(this, requestData.options, names);
@@ -125,6 +125,20 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			}
 			settle?.(items);
 			return items;
+		};
+		// Taken before the first await: that is when the items arrive here in their order.
+		const turn = operation.guardWrite ? writeTurn(this) : undefined;
+		return await guardItem(this, itemIndex, async () => {
+			if (!turn) return await work();
+			let ok = false;
+			try {
+				await turn.wait();
+				const items = await work();
+				ok = true;
+				return items;
+			} finally {
+				turn.done(ok);
+			}
 		});
 	}
 	return { send: { paginate: true }, operations: { pagination: run } };
