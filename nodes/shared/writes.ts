@@ -303,7 +303,7 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
 }
 
 /** One item's place in the order its node's writes go out. */
-export interface WriteTurn {
+interface WriteTurn {
 	/** Waits for the write of the item before; throws when that write failed and Continue On Fail is off. */
 	wait(): Promise<void>;
 	/** Marks this item's write as ended, so the item after it may go. */
