@@ -4,7 +4,7 @@ import {
 	type IDataObject,
 	type IPollFunctions,
 } from 'n8n-workflow';
-import { PATHS, MAX_PAGE_SIZE } from '../shared/constants';
+import { readAdList } from '../shared/adList';
 import { renewsItself, type CredentialView } from '../shared/auth';
 import { apiRequest } from '../shared/transport/request';
 import { readListedAd, type ListedAd } from './adPass';
@@ -24,20 +24,10 @@ export interface ListQuery {
 	campaigns: string[];
 }
 
-interface PagesRead {
-	/** The list was read to its end. */
-	complete: boolean;
-	/** Where the next page starts. */
-	nextOffset: number;
-	pages: number;
-}
-
-function listQs(query: ListQuery, offset: number): IDataObject {
+function listQs(query: ListQuery): IDataObject {
 	return {
 		// Deleted ads stay listed, so a deletion is seen as a status and offsets do not shift.
 		show_deleted: true,
-		offset,
-		limit: MAX_PAGE_SIZE,
 		...(query.titles.length ? { advertisement_titles: query.titles } : {}),
 		...(query.campaigns.length ? { campaign_names: query.campaigns } : {}),
 	};
@@ -54,9 +44,9 @@ function inQuery(query: ListQuery, ad: ListedAd): boolean {
 }
 
 /**
- * Reads the ad list from `offset` (500 ads a page, the API's largest) until it ends, as many pages
- * were read as the credential's rate limit lets start on one path in one window (so a poll never
- * waits for its own requests), or the poll's time is up. Each page goes to `onPage` as it arrives.
+ * Reads the ad list from `offset` until it ends, as many pages were read as the credential's rate
+ * limit lets start on one path in one window (so a poll never waits for its own requests), or the
+ * poll's time is up. Each page's ads that pass the filters go to `onPage` as they arrive.
  */
 export async function readListPages(
 	ctx: IPollFunctions,
@@ -65,43 +55,27 @@ export async function readListPages(
 	offset: number,
 	onPage: (ads: ListedAd[]) => void,
 	startedAt = Date.now(),
-): Promise<PagesRead> {
+) {
 	// A credential that renews its token keeps one place of the window for n8n's repeat after a
 	// renewal (see pacing.ts), so one place fewer is free for pages.
 	const places = credentials.pace
 		? credentials.pace.requests - (renewsItself(credentials) ? 1 : 0)
 		: Infinity;
 	const maxPages = Math.max(1, places);
-	const ids = new Set<number>();
-	let pages = 0;
-	for (;;) {
-		if (pages >= maxPages || (pages > 0 && Date.now() - startedAt >= POLL_BUDGET_MS))
-			return { complete: false, nextOffset: offset, pages };
-		const body = await apiRequest.call(ctx, {
-			api: 'base',
-			method: 'GET',
-			path: PATHS.adList,
-			qs: listQs(query, offset),
-			credentials,
-		});
-		pages++;
-		const data = (body as { data?: unknown } | undefined)?.data;
-		const items = Array.isArray(data) ? data : [];
-		const ads: ListedAd[] = [];
-		let fresh = 0;
-		for (const item of items) {
-			const ad = readListedAd(item);
-			if (!ad) continue;
-			if (!ids.has(ad.id)) fresh++;
-			ids.add(ad.id);
-			if (inQuery(query, ad)) ads.push(ad);
-		}
-		onPage(ads);
-		offset += items.length;
-		// A short page ends the list; a page of nothing new means a server that ignores the offset.
-		if (items.length < MAX_PAGE_SIZE || fresh === 0)
-			return { complete: true, nextOffset: offset, pages };
-	}
+	return await readAdList(ctx, {
+		qs: listQs(query),
+		offset,
+		credentials,
+		readMore: (pages) => pages < maxPages && Date.now() - startedAt < POLL_BUDGET_MS,
+		onPage: (items) => {
+			const ads: ListedAd[] = [];
+			for (const item of items) {
+				const ad = readListedAd(item);
+				if (ad && inQuery(query, ad)) ads.push(ad);
+			}
+			onPage(ads);
+		},
+	});
 }
 
 /**

@@ -4,7 +4,8 @@ import type {
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { MAX_PAGE_SIZE, PAGE_BOUND_SLACK, PATHS } from '../../../shared/constants';
+import { readAdList } from '../../../shared/adList';
+import { PAGE_BOUND_SLACK } from '../../../shared/constants';
 import type { PlatformNames } from '../../../shared/platform';
 import { apiRequest } from '../../../shared/transport/request';
 import {
@@ -46,19 +47,14 @@ function adsTitled(fx: IExecuteSingleFunctions, title: string): Promise<ListedAd
 	if (!list) {
 		list = (async () => {
 			const ads: ListedAd[] = [];
-			// Bounded: a list that never ends would otherwise page for good.
-			for (let page = 0; page < PAGE_BOUND_SLACK + 20; page++) {
-				const answer = (await apiRequest.call(fx, {
-					api: 'base',
-					method: 'GET',
-					path: PATHS.adList,
-					qs: { advertisement_titles: title, limit: MAX_PAGE_SIZE, offset: page * MAX_PAGE_SIZE },
-					itemIndex: fx.getItemIndex(),
-				})) as IDataObject | undefined;
-				const data = Array.isArray(answer?.data) ? (answer.data as ListedAd[]) : [];
-				ads.push(...data);
-				if (data.length < MAX_PAGE_SIZE) break;
-			}
+			await readAdList(fx, {
+				qs: { advertisement_titles: title },
+				offset: 0,
+				itemIndex: fx.getItemIndex(),
+				// Bounded: thousands of ads of one title is a list that does not end.
+				readMore: (pages) => pages < PAGE_BOUND_SLACK + 20,
+				onPage: (page) => ads.push(...(page as ListedAd[])),
+			});
 			return ads.filter((ad) => ad.status !== 'deleted' && ad.advertisement_title === title);
 		})();
 		lists.set(title, list);
