@@ -4,7 +4,7 @@ import {
 	type IDataObject,
 	type IPollFunctions,
 } from 'n8n-workflow';
-import { readAdList } from '../shared/adList';
+import { readAdList, type AdListRead } from '../shared/adList';
 import { renewsItself, type CredentialView } from '../shared/auth';
 import { apiRequest } from '../shared/transport/request';
 import { readListedAd, type ListedAd } from './adPass';
@@ -55,7 +55,7 @@ export async function readListPages(
 	offset: number,
 	onPage: (ads: ListedAd[]) => void,
 	startedAt = Date.now(),
-) {
+): Promise<AdListRead> {
 	// A credential that renews its token keeps one place of the window for n8n's repeat after a
 	// renewal (see pacing.ts), so one place fewer is free for pages.
 	const places = credentials.pace

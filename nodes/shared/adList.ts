@@ -16,7 +16,7 @@ interface AdListRequest {
 	itemIndex?: number;
 }
 
-interface AdListRead {
+export interface AdListRead {
 	/** The list was read to its end. */
 	complete: boolean;
 	/** Where the next page starts. */
