@@ -6,7 +6,7 @@
 import type { SandboxCredential } from '../../harness/sandbox';
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import type { IConnections, INode } from 'n8n-workflow';
+import type { IConnections, INode, IPinData } from 'n8n-workflow';
 import { itemsOf as harnessItemsOf, runExample, type WorkflowResult } from '../../harness';
 import type { LoggedRequest } from '../../sandbox';
 import { ENCRYPTION_KEY } from './runtime';
@@ -87,6 +87,7 @@ export async function runInHarness(
 			name: example.workflow.name,
 			nodes: example.workflow.nodes as unknown as INode[],
 			connections: example.workflow.connections as unknown as IConnections,
+			pinData: example.workflow.pinData as IPinData | undefined,
 		},
 		{ ...credentials },
 	);
