@@ -117,6 +117,8 @@ export function assertSameOutputs(
 ): void {
 	if (harness.error) throw new Error(`the harness run itself failed: ${harness.error.message}`);
 	for (const node of executableNodes(example.workflow)) {
+		// The harness has no data tables (it passes the items on): n8n's rows are the entry's to check.
+		if (node.type === 'n8n-nodes-base.dataTable') continue;
 		const inN8n = itemsOf(run, node.name);
 		if (inN8n === undefined) continue; // reported by the "every node ran" check
 		if (CLOCK_TRIGGERS.has(node.type)) {

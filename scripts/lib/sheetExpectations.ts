@@ -36,11 +36,15 @@ export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
 					`create ${index + 1} is the creative of a pending row`,
 				);
 			}
-			// Skip Identical reads the campaign's ads by title before any create.
+			// Skip Identical reads the ads by title before any create.
 			const lists = requests.filter(
-				(r) => r.method === 'GET' && /^\/api\/advertisement\/[^/]+\/$/.test(r.path),
+				(r) => r.method === 'GET' && r.path === '/api/v2/advertisement/',
 			);
-			assert.ok(lists.length >= 1, 'the ad list is read by title');
+			assert.deepEqual(
+				lists.map((r) => r.query.advertisement_titles),
+				pending.map((row) => row.title),
+				'the ad list is read once per title, with that title',
+			);
 
 			const made = items('Create ad').map((item) => item.json);
 			assert.equal(made.length, pending.length, 'one item per pending row');
