@@ -16,7 +16,7 @@ export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
 	'ads-from-sheet-rerun-safe.json': {
 		run: 'manual',
 		title:
-			'the pinned rows without an ad_id each end with exactly one ad in the campaign (made now, or an identical one found), and its id goes to Write ad_id back',
+			'the pinned rows without an ad_id each end with exactly one ad in the campaign (made now, or an identical one found), whose ad_id reaches Write ad_id back (pinned in the file; the sheets stage writes it for real)',
 		check({ items, requests, sandbox }) {
 			const rows = items('Get rows').map((item) => item.json);
 			const pending = items('Rows without ad_id').map((item) => item.json);
