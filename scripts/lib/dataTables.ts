@@ -1,6 +1,6 @@
 /**
  * n8n data tables for the examples that write to one: created over REST as the editor creates them
- * (Overview → Data tables), and read back. n8n 1.x's Data Table node has version 1 only, which
+ * (Overview → Data tables). n8n 1.x's Data Table node has version 1 only, which
  * finds its table by ID (from the list) and not by name: on that line the example's nodes are
  * pointed at the new table's ID, as a user picks it from the list.
  */
@@ -31,18 +31,6 @@ export async function createDataTables(
 		ids.set(spec.name, table.id);
 	}
 	return ids;
-}
-
-/** Every row of a table, in the order they were added. */
-export async function dataTableRows(
-	rest: N8nRest,
-	id: string,
-): Promise<Array<Record<string, unknown>>> {
-	const page = await rest.request<{ data: Array<Record<string, unknown>> }>(
-		'GET',
-		`${await tablesBase(rest)}/${id}/rows?take=1000`,
-	);
-	return page.data;
 }
 
 /** For n8n 1.x: each Data Table node as version 1, its table chosen by the ID of the one named. */
