@@ -5,6 +5,7 @@ import type {
 	IConnections,
 	INode,
 	INodeExecutionData,
+	IPinData,
 } from 'n8n-workflow';
 import { runWorkflow, type WorkflowResult } from './run';
 
@@ -15,6 +16,8 @@ export interface ExampleWorkflow {
 	name: string;
 	nodes: INode[];
 	connections: IConnections;
+	/** Sample output pinned on nodes; used by a manual run only (n8n ignores it in scheduled runs). */
+	pinData?: IPinData;
 }
 
 export function listExamples(): ExampleWorkflow[] {
@@ -50,6 +53,7 @@ export async function runExample(
 	return await runWorkflow({
 		nodes: example.nodes,
 		connections: example.connections,
+		pinData: example.pinData,
 		credentials: { adCabinetApi: credentials },
 	});
 }

@@ -29,6 +29,7 @@ const CORE_NODES: Record<string, string> = {
 	stickyNote: 'StickyNote/StickyNote.node.js',
 	scheduleTrigger: 'Schedule/ScheduleTrigger.node.js',
 	if: 'If/If.node.js',
+	filter: 'Filter/Filter.node.js',
 	merge: 'Merge/Merge.node.js',
 	summarize: 'Transform/Summarize/Summarize.node.js',
 	aggregate: 'Transform/Aggregate/Aggregate.node.js',
@@ -54,6 +55,31 @@ class HarnessInput implements INodeType {
 		const raw = this.getNodeParameter('items', 0) as unknown;
 		const items = (typeof raw === 'string' ? JSON.parse(raw) : raw) as INodeExecutionData[];
 		return [items.map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+	}
+}
+
+/**
+ * The harness has no data tables (n8n keeps them in its database): a Data Table node passes its
+ * items on here, so a recipe that logs to one runs to its end. `npm run test:e2e`, `test:sync` and
+ * `test:telegram` run the real node.
+ */
+class HarnessDataTableStandIn implements INodeType {
+	description = {
+		displayName: 'Data Table (harness pass-through)',
+		name: 'dataTable',
+		group: ['transform'],
+		version: [1, 1.1],
+		description: 'Passes its items on',
+		defaults: { name: 'Data table' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	} as unknown as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } })),
+		];
 	}
 }
 
@@ -92,6 +118,7 @@ export class HarnessNodeTypes implements INodeTypes {
 			this.credentialTypes.set(credential.name, credential);
 		}
 		this.types.set('harness.input', new HarnessInput());
+		this.types.set('n8n-nodes-base.dataTable', new HarnessDataTableStandIn());
 	}
 
 	private loadCore(type: string): INodeType | IVersionedNodeType | undefined {

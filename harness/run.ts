@@ -5,6 +5,7 @@ import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
+	IPinData,
 	IRun,
 	IRunExecutionData,
 	IWorkflowBase,
@@ -33,6 +34,8 @@ interface WorkflowInput {
 	mode?: WorkflowExecuteMode;
 	/** The workflow's timezone setting; UTC by default. */
 	timezone?: string;
+	/** Pinned output by node name: such a node outputs it instead of running, as in n8n's manual runs. */
+	pinData?: IPinData;
 }
 
 export interface NodeRun {
@@ -138,6 +141,7 @@ export async function runWorkflow(input: WorkflowInput): Promise<WorkflowResult>
 	const additionalData = additionalDataFor(input.credentials ?? {}, hooks);
 	const startNode = startNodeOf(workflow, input.nodes);
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		resultData: input.pinData ? { pinData: input.pinData } : undefined,
 		executionData: {
 			nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 		},

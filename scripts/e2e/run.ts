@@ -25,6 +25,7 @@ import { checkEditor } from '../lib/editorChecks';
 import { credentialsFor } from '../../harness/sandbox';
 import { checkExample, planExamples } from '../lib/exampleChecks';
 import { EXPECTATIONS } from '../lib/expectations';
+import { checkRerun, prepareTables } from '../lib/exampleRerun';
 import { repoPackageJson } from '../lib/installPackage';
 import { checkLogs } from './logChecks';
 import { runManually } from '../lib/manualRun';
@@ -130,13 +131,16 @@ async function main(): Promise<number> {
 			await checkEditor(checks, server.rest, sandbox, pkg, examples, runtime.version);
 			for (const entry of planned.filter((p) => p.trigger)) {
 				const trigger = entry.trigger ?? assert.fail();
-				const run = async () => await runManually(runtime, server.rest, entry.example, trigger);
+				const edit = await prepareTables(checks, server.rest, entry, runtime.version);
+				const run = async () =>
+					await runManually(runtime, server.rest, entry.example, trigger, undefined, edit);
 				await checkExample(
 					setup,
 					entry,
 					run,
 					`manual run from "${trigger.name}", as the editor does`,
 				);
+				await checkRerun(checks, sandbox, entry, run);
 			}
 		} finally {
 			await server.stop();

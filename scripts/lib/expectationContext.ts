@@ -1,5 +1,6 @@
 /** The context an entry of expectations.ts gets, and small helpers for writing entries. */
 import type { LoggedRequest, Sandbox } from '../../sandbox';
+import type { DataTableSpec } from './dataTables';
 import type { Example, Item, RunData } from './workflows';
 
 interface ExampleContext {
@@ -36,6 +37,13 @@ export interface ExampleExpectation {
 	/** What the check proves, printed with its result. */
 	title: string;
 	check(ctx: ExampleContext): void | Promise<void>;
+	/** Data tables the workflow writes to, created over REST before it runs. */
+	dataTables?: DataTableSpec[];
+	/** A second run in n8n right after the first (the harness runs it once), and what it must do. */
+	rerun?: {
+		title: string;
+		check(ctx: Pick<ExampleContext, 'requests' | 'items' | 'sandbox'>): void | Promise<void>;
+	};
 }
 
 export const DAY_MS = 24 * 60 * 60_000;

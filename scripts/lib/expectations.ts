@@ -17,6 +17,7 @@ import { cabinetMoney, campaignItem, visibleCabinets } from '../../sandbox/data/
 import { assertCsvOfRows, numeric } from './csvRows';
 import type { Example } from './workflows';
 import { utcDay, type ExampleExpectation } from './expectationContext';
+import { SAFE_WRITE_EXPECTATIONS } from './safeWriteExpectations';
 import { SHEET_EXPECTATIONS } from './sheetExpectations';
 
 /** A cabinet the examples name, in the real service's form the stage runs. */
@@ -200,6 +201,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 		},
 	},
 	...SHEET_EXPECTATIONS,
+	...SAFE_WRITE_EXPECTATIONS,
 	'pixel-events-setup.json': {
 		title:
 			'each listed event exists in the cabinet with its title and type, listed once, with the base code',

@@ -27,12 +27,15 @@ export async function runManually(
 	example: Example,
 	trigger: WorkflowNode,
 	timeoutMs = 120_000,
+	/** Changes to the workflow the body carries (what n8n 1.x runs), as a user makes in the editor. */
+	edit?: (workflow: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<RunData> {
 	// n8n 2.x runs the stored workflow; n8n 1.x wants it in the body, as its editor sends it.
-	const workflowData = await rest.request<Record<string, unknown>>(
+	const stored = await rest.request<Record<string, unknown>>(
 		'GET',
 		`/rest/workflows/${example.id}`,
 	);
+	const workflowData = edit ? edit(stored) : stored;
 	const started = await rest.request<{ executionId?: string; waitingForWebhook?: boolean }>(
 		'POST',
 		`/rest/workflows/${example.id}/run`,

@@ -13,6 +13,55 @@ import { DAY_MS, flatten, type ExampleExpectation } from './expectationContext';
 const UZ_CABINET = 'ACC06163';
 
 export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
+	'ads-from-sheet-rerun-safe.json': {
+		run: 'manual',
+		title:
+			'the pinned rows without an ad_id each end with exactly one ad in the campaign (made now, or an identical one found), whose ad_id reaches Write ad_id back (pinned in the file; the sheets stage writes it for real)',
+		check({ items, requests, sandbox }) {
+			const rows = items('Get rows').map((item) => item.json);
+			const pending = items('Rows without ad_id').map((item) => item.json);
+			assert.deepEqual(
+				pending,
+				rows.filter((row) => String(row.ad_id ?? '').trim() === ''),
+				'the rows whose ad_id is empty, and no other',
+			);
+			assert.ok(pending.length >= 2 && pending.length < rows.length, 'some rows already have one');
+			const creates = requests.filter((r) => r.method === 'POST');
+			assert.ok(creates.length <= pending.length, 'at most one create per row');
+			for (const [index, request] of creates.entries()) {
+				assert.equal(request.status, 201, `create ${index + 1} answered 201`);
+				const body = request.body as Record<string, unknown>;
+				assert.ok(
+					pending.some((row) => row.title === body.title && row.url === body.promote_url),
+					`create ${index + 1} is the creative of a pending row`,
+				);
+			}
+			// Skip Identical reads the ads by title before any create.
+			const lists = requests.filter(
+				(r) => r.method === 'GET' && r.path === '/api/v2/advertisement/',
+			);
+			assert.deepEqual(
+				lists.map((r) => r.query.advertisement_titles),
+				pending.map((row) => row.title),
+				'the ad list is read once per title, with that title',
+			);
+
+			const made = items('Create ad').map((item) => item.json);
+			assert.equal(made.length, pending.length, 'one item per pending row');
+			pending.forEach((row, index) => {
+				const same = sandbox.data.ads.filter(
+					(ad) =>
+						ad.status !== 'deleted' &&
+						ad.campaignId === 2201 &&
+						ad.fields.title === row.title &&
+						ad.fields.text === row.text &&
+						ad.fields.promote_url === row.url,
+				);
+				assert.equal(same.length, 1, `row ${String(row.key)}: exactly one such ad in the campaign`);
+				assert.equal(Number(made[index].ad_id), same[0].id, `row ${String(row.key)}: its ad's id`);
+			});
+		},
+	},
 	'create-ads-from-sheet.json': {
 		title:
 			"one ad per sheet row with the row's creative and the shared settings, as the API now has it",

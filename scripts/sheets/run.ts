@@ -44,6 +44,7 @@ import { figuresOf, identityOf } from '../lib/rowFigures';
 import { GoogleStandIn, type Spreadsheet } from './googleStandIn';
 import { GOOGLE_HOSTS, makeKeys } from './keys';
 import { probeChecks } from './probe';
+import { CREATIVES_TAB, rerunSafeChecks, rerunSafeFlow } from './rerunSafe';
 import { standInChecks } from './standInChecks';
 import { byKey, inexactCells, readTab, snapshot, valueOf } from './sheetTable';
 import {
@@ -183,6 +184,7 @@ async function inner(): Promise<number> {
 			RAW: standIn.addSpreadsheet('Ad stats (Raw)', 'de_DE', [TAB, 'Probe']),
 			USER_ENTERED: standIn.addSpreadsheet('Ad stats (User Entered)', 'de_DE', [TAB, 'Probe']),
 		};
+		const creatives = standIn.addSpreadsheet('Creatives', 'de_DE', [CREATIVES_TAB]);
 		await awayFromMidnight();
 		sandbox = await Sandbox.start({
 			platform: 'telegram',
@@ -201,17 +203,17 @@ async function inner(): Promise<number> {
 			other: exampleFlow(sheets[other].id, TAB, other),
 			probeRaw: probeFlow(sheets.RAW.id, 'Probe', 'RAW'),
 			probeUser: probeFlow(sheets.USER_ENTERED.id, 'Probe', 'USER_ENTERED'),
+			rerunSafe: rerunSafeFlow(creatives),
 		};
 		const session = await stageSession(setUp, { NODE_EXTRA_CA_CERTS: keys.caFile });
 		await importCredentials(session, work, sandbox, keys.account);
 		await session.importExamples(Object.values(flows).map((f) => f.example));
 		server = await session.startServer();
 		await server.rest.signIn();
-		const rest = server.rest;
 
 		const run = async (flow: SheetFlow): Promise<RunData> => {
 			const t = Date.now();
-			const result = await runManually(runtime, rest, flow.example, flow.trigger);
+			const result = await runManually(runtime, server!.rest, flow.example, flow.trigger);
 			const error = result.data.resultData.error;
 			console.log(
 				`  ${flow.example.workflow.name}: ${result.status ?? '?'} in ${seconds(Date.now() - t)}${error ? ` (${error.message ?? ''}${error.description ? `: ${error.description}` : ''})` : ''}`,
@@ -334,6 +336,20 @@ async function inner(): Promise<number> {
 			sheets.RAW,
 			sheets.USER_ENTERED,
 		);
+
+		server = await rerunSafeChecks({
+			checks,
+			sandbox,
+			sheet: creatives,
+			flow: flows.rerunSafe,
+			server,
+			run,
+			restart: async () => {
+				server = await session.startServer();
+				await server.rest.signIn();
+				return server;
+			},
+		});
 
 		await standInChecks(checks, standIn, keys);
 	} catch (error) {
