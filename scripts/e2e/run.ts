@@ -25,6 +25,7 @@ import { checkEditor } from '../lib/editorChecks';
 import { credentialsFor } from '../../harness/sandbox';
 import { checkExample, planExamples } from '../lib/exampleChecks';
 import { EXPECTATIONS } from '../lib/expectations';
+import { telegramRecipeExamples } from '../lib/telegramExpectations';
 import { repoPackageJson } from '../lib/installPackage';
 import { checkLogs } from './logChecks';
 import { runManually } from '../lib/manualRun';
@@ -96,7 +97,8 @@ async function main(): Promise<number> {
 		console.log(`  PostgreSQL ${postgres.version} on 127.0.0.1:${postgres.port} for n8n's data`);
 	}
 	const session = await stageSession(setUp, postgres?.n8nEnv);
-	const examples = listExamples();
+	// The Telegram recipes of examples/alerts/ and examples/reports/ too, their delivery replaced.
+	const examples = [...listExamples(), ...telegramRecipeExamples()];
 	const pollingTypes = new Set(
 		ownNodes(pkg)
 			.nodes.filter((n) => n.polling)
