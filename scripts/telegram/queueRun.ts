@@ -137,7 +137,9 @@ export async function queueStage(
 		const readyAt = Date.now();
 		console.log(`  main on ${server.url} and a worker ready (${seconds(Date.now() - t)})`);
 		await waitFor("main's first poll", () => polls() >= 1, 90_000);
-		console.log(`  main's first poll recorded the ads (${polls()} list read)`);
+		console.log(
+			`  main's first poll recorded the ads (${listReads().length} pages of the ad list)`,
+		);
 
 		console.log('\n▶ Ad A on hold, delivered by the next poll');
 		setAdStatus(api.data, String(a.id), { status: 'on_hold' });
