@@ -6,7 +6,9 @@
  *     Node 20 instead, with PostgreSQL for its database (scripts/lib/runtime.ts says why).
  *  2. The built package packed and installed into a fresh n8n user folder by the README's own
  *     tarball commands (scripts/lib/installPackage.ts).
- *  3. The sandbox API in this process, a credential pointing at it, every example imported.
+ *  3. The sandbox API in this process, a credential pointing at it, every example imported (the
+ *     Telegram recipes of examples/alerts/ and reports/ with their delivery replaced, as
+ *     telegramExpectations.ts says).
  *  4. Each example run by n8n (`n8n execute`, or a manual REST run for a workflow that starts with
  *     a polling trigger or a Schedule Trigger, which `n8n execute` does not run) and held
  *     to its entry in expectations.ts, to the in-process harness's output, and to its API requests.
@@ -26,6 +28,7 @@ import { credentialsFor } from '../../harness/sandbox';
 import { checkExample, planExamples } from '../lib/exampleChecks';
 import { EXPECTATIONS } from '../lib/expectations';
 import { checkRerun, prepareTables } from '../lib/exampleRerun';
+import { telegramRecipeExamples } from '../lib/telegramExpectations';
 import { repoPackageJson } from '../lib/installPackage';
 import { checkLogs } from './logChecks';
 import { runManually } from '../lib/manualRun';
@@ -97,7 +100,8 @@ async function main(): Promise<number> {
 		console.log(`  PostgreSQL ${postgres.version} on 127.0.0.1:${postgres.port} for n8n's data`);
 	}
 	const session = await stageSession(setUp, postgres?.n8nEnv);
-	const examples = listExamples();
+	// The Telegram recipes of examples/alerts/ and examples/reports/ too, their delivery replaced.
+	const examples = [...listExamples(), ...telegramRecipeExamples()];
 	const pollingTypes = new Set(
 		ownNodes(pkg)
 			.nodes.filter((n) => n.polling)

@@ -206,22 +206,32 @@ async function executeAndWaitForItems(
 	return items.exec(await ndv.innerText())?.[0];
 }
 
+/** A trigger's picture: its file in docs/images and the node folder whose description it shows. */
+interface TriggerPicture {
+	image: string;
+	node: string;
+	/** The trigger's name in the check's title, e.g. "Stats Trigger". */
+	label: string;
+}
+
 /**
- * docs/images/trigger-node-panel.png: the Stats Trigger's panel after Fetch Test Event, with the
- * latest settled rows in its output pane.
+ * A trigger's panel after Fetch Test Event, with what it emits in its output pane:
+ * docs/images/trigger-node-panel.png (the Stats Trigger: the latest settled rows) and
+ * ads-trigger-panel.png (the Ads Trigger: the latest status changes).
  */
 export async function writeTriggerImage(
 	checks: Checks,
 	editor: EditorBrowser,
 	baseUrl: string,
 	trigger: NodeUnderTest | undefined,
+	picture: TriggerPicture,
 ): Promise<void> {
 	const { page } = editor;
-	const file = join(IMAGES_DIR, 'trigger-node-panel.png');
+	const file = join(IMAGES_DIR, picture.image);
 	await checks.check(
-		`${relative(REPO_ROOT, file)}: the Stats Trigger panel after Fetch Test Event`,
+		`${relative(REPO_ROOT, file)}: the ${picture.label} panel after Fetch Test Event`,
 		async () => {
-			assert.ok(trigger, 'no workflow holds the Stats Trigger');
+			assert.ok(trigger, `no workflow holds the ${picture.label}`);
 			await openRoute(page, baseUrl, `/workflow/${trigger.workflowId}`);
 			await canvasNode(page, trigger.nodeName).dblclick();
 			const ndv = page.locator(SELECTORS.ndv);
@@ -237,7 +247,7 @@ export async function writeTriggerImage(
 			await page.waitForTimeout(HOVER_FADE_MS);
 			await page.screenshot({ path: file });
 			assertImageSize(file);
-			recordPicture('trigger-node-panel.png', [{ node: 'AdCabinetStatsTrigger' }]);
+			recordPicture(picture.image, [{ node: picture.node }]);
 		},
 	);
 }

@@ -16,7 +16,8 @@
  *     sandbox's cabinets by name, a search leaves one, and the saved node holds the one picked.
  *
  * Flags: --screenshots (also write the README's pictures: docs/images/stats-node-panel.png,
- * example-workflow.png, trigger-node-panel.png, media-cabinet-picker.png and, when
+ * example-workflow.png, trigger-node-panel.png, ads-trigger-panel.png (after the sandbox declines
+ * an ad), media-cabinet-picker.png and, when
  * examples/balance-alert.json exists, balance-alert.png), --keep (keep the temp folder with n8n's
  * user folder, logs and the browser profile). CHROMIUM_PATH overrides /usr/bin/chromium.
  */
@@ -26,6 +27,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
+import { setAdStatus } from '../../sandbox/handlers/adStatusControl';
 import { Checks } from '../lib/checks';
 import { credentialsFor } from '../../harness/sandbox';
 import { repoPackageJson } from '../lib/installPackage';
@@ -231,6 +233,24 @@ async function main(): Promise<number> {
 				browser,
 				server.url,
 				nodes.find((n) => n.type === `${pkg.name}.adCabinetStatsTrigger`),
+				{ image: 'trigger-node-panel.png', node: 'AdCabinetStatsTrigger', label: 'Stats Trigger' },
+			);
+			// The Ads Trigger's panel after Fetch Test Event, with the ad moderation just declined
+			// (its reasons from the ad's detail) the latest of the status changes it shows.
+			const [declined] = sandbox.data.ads.filter(
+				(ad) => ad.status === 'active' && sandbox.data.cabinet(ad.accountId)?.permitted === true,
+			);
+			if (declined)
+				setAdStatus(sandbox.data, String(declined.id), {
+					status: 'declined',
+					decline_reason: [{ reason: 'The landing page does not open' }],
+				});
+			await writeTriggerImage(
+				checks,
+				browser,
+				server.url,
+				nodes.find((n) => n.type === `${pkg.name}.adCabinetAdsTrigger`),
+				{ image: 'ads-trigger-panel.png', node: 'AdCabinetAdsTrigger', label: 'Ads Trigger' },
 			);
 			await checks.check('docs/images/media-cabinet-picker.png: the open Cabinet ID list', () => {
 				assert.ok(pickerShot, 'no screenshot of the open Cabinet ID list was taken');

@@ -150,6 +150,8 @@ export async function checkExample(
 	how: string,
 ): Promise<void> {
 	const { checks, sandbox, twin, userFolder, runtime } = setup;
+	expectation.prepare?.(sandbox);
+	expectation.prepare?.(twin);
 	sandbox.clearLog();
 	twin.clearLog();
 	const startedAt = new Date();

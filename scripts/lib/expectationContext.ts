@@ -34,6 +34,11 @@ export interface ExampleExpectation {
 	 * does, for a workflow that starts with a polling trigger or a Schedule Trigger.
 	 */
 	run?: 'execute' | 'manual';
+	/**
+	 * Changes the sandbox (and its twin, which the harness runs against) before the run, for an
+	 * example that needs something the seed does not hold, such as an ad moderation declined.
+	 */
+	prepare?(sandbox: Sandbox): void;
 	/** What the check proves, printed with its result. */
 	title: string;
 	check(ctx: ExampleContext): void | Promise<void>;

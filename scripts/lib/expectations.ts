@@ -19,6 +19,7 @@ import type { Example } from './workflows';
 import { utcDay, type ExampleExpectation } from './expectationContext';
 import { SAFE_WRITE_EXPECTATIONS } from './safeWriteExpectations';
 import { SHEET_EXPECTATIONS } from './sheetExpectations';
+import { TELEGRAM_EXPECTATIONS } from './telegramExpectations';
 
 /** A cabinet the examples name, in the real service's form the stage runs. */
 const DE_CABINET = 'ACC07021';
@@ -202,6 +203,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 	},
 	...SHEET_EXPECTATIONS,
 	...SAFE_WRITE_EXPECTATIONS,
+	...TELEGRAM_EXPECTATIONS,
 	'pixel-events-setup.json': {
 		title:
 			'each listed event exists in the cabinet with its title and type, listed once, with the base code',

@@ -60,7 +60,8 @@ export function writeWorkflowImport(dir: string, examples: Example[]): void {
 	mkdirSync(dir, { recursive: true });
 	for (const example of examples) {
 		const workflow = { ...example.workflow, id: example.id, active: false };
-		writeFileSync(join(dir, example.file), JSON.stringify(workflow, null, 2));
+		// One folder of files: an example of a subfolder (`alerts/x.json`) is written as `alerts-x.json`.
+		writeFileSync(join(dir, example.file.replace(/\//g, '-')), JSON.stringify(workflow, null, 2));
 	}
 }
 

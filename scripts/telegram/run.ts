@@ -16,7 +16,10 @@
  *  5. every call reached the stand-in with the bot's token, and Telegram refused none.
  * The declined-ad recipe runs only when this package has the Ads Trigger it starts from.
  *
- * Flags: --keep (keep the work folder: n8n's user folder, the CA and logs).
+ * With --queue it runs instead the declined-ad recipe active in queue mode, across a restart of
+ * main (queueRun.ts).
+ *
+ * Flags: --keep (keep the work folder: n8n's user folder, the CA and logs), --queue.
  */
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
@@ -44,19 +47,24 @@ import { balanceChecks } from './balanceChecks';
 import { declinedChecks } from './declinedChecks';
 import { TelegramStandIn } from './telegramStandIn';
 import { weeklyChecks } from './weeklyChecks';
-import { RECIPES, recipeFlow, SENT_TABLE, TELEGRAM_CREDENTIAL, type RecipeFlow } from './workflows';
+import { queueStage } from './queueRun';
+import {
+	ALERT_CHAT,
+	RECIPES,
+	recipeFlow,
+	REPORT_CHAT,
+	SENT_TABLE,
+	TELEGRAM_CREDENTIAL,
+	TELEGRAM_HOSTS,
+	TOKEN,
+	type RecipeFlow,
+} from './workflows';
 
 const flags = new Set(process.argv.slice(2));
 const DAY_MS = 86_400_000;
 const SETUP_ENV = 'AD_CABINET_TELEGRAM_SETUP';
 /** Set in the namespace's process, so that the stage knows it is inside. */
 const INSIDE = 'AD_CABINET_TELEGRAM_NAMESPACE';
-const TELEGRAM_HOSTS = ['api.telegram.org'];
-/** A made-up bot token of the Bot API's form (bot id, colon, 35 characters). */
-const TOKEN = '7000000001:AAHstageMadeUpTokenNotARealBot0042';
-/** A group for the alerts and a private chat for the report, as a user would pick them. */
-const ALERT_CHAT = '-1001234567890';
-const REPORT_CHAT = '123456789';
 
 /** The balance alert keys a day and the report reads whole days: not within 4 minutes of midnight (UTC). */
 async function awayFromMidnight(): Promise<void> {
@@ -121,6 +129,7 @@ async function createSentTable(
 
 async function inner(): Promise<number> {
 	const setUp = JSON.parse(process.env[SETUP_ENV] ?? '{}') as StageSetup & { started: number };
+	if (flags.has('--queue')) return await queueStage(setUp, flags.has('--keep'));
 	const { started, runtime, work } = setUp;
 	const checks = new Checks();
 	let sandbox: Sandbox | undefined;

@@ -17,6 +17,12 @@ const CHAT_PLACEHOLDER = 'YOUR_CHAT_ID';
 const TELEGRAM_TYPE = 'n8n-nodes-base.telegram';
 /** The credential id and name the recipes refer to. */
 export const TELEGRAM_CREDENTIAL = { id: 'telegramBot', name: 'Telegram bot' };
+export const TELEGRAM_HOSTS = ['api.telegram.org'];
+/** A made-up bot token of the Bot API's form (bot id, colon, 35 characters). */
+export const TOKEN = '7000000001:AAHstageMadeUpTokenNotARealBot0042';
+/** A group for the alerts and a private chat for the report, as a user would pick them. */
+export const ALERT_CHAT = '-1001234567890';
+export const REPORT_CHAT = '123456789';
 /** The data table the balance alert keeps its sent alerts in, as its sticky note names it. */
 export const SENT_TABLE = 'balance_alerts_sent';
 
