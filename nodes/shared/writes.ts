@@ -319,7 +319,9 @@ interface WriteTurn {
  */
 export function writeTurn(fx: IExecuteSingleFunctions): WriteTurn {
 	const turns = perExecution<Promise<boolean>>(fx, 'writeTurns');
-	const before = turns.get('last') ?? Promise.resolve(true);
+	// The first item starts a new run of the node (an AI agent's next tool call is one), whose writes
+	// do not wait on, nor stop for, a failure of the run before.
+	const before = (fx.getItemIndex() > 0 && turns.get('last')) || Promise.resolve(true);
 	const mine = deferred<boolean>();
 	turns.set('last', mine.promise);
 	let earlierOk = true;
