@@ -10,6 +10,7 @@ import { installPackage, repoPackageJson } from './installPackage';
 import { freePort, killAll } from './processes';
 import { N8nSession } from './session';
 import { ensureN8n, type N8nRuntime } from './runtime';
+import { namespaceRefusal, runInNamespace } from './namespace';
 
 export function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)}s`;
@@ -122,4 +123,57 @@ export async function stageSession(
 		brokerPort: await freePort(),
 		extraEnv,
 	});
+}
+
+const DAY_MS = 86_400_000;
+
+/** Runs that compare whole days do not start within 4 minutes of midnight (UTC): this waits it out. */
+export async function awayFromMidnight(): Promise<void> {
+	const left = DAY_MS - (Date.now() % DAY_MS);
+	if (left > 4 * 60_000) return;
+	console.log(
+		`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`,
+	);
+	await new Promise((resolve) => setTimeout(resolve, left + 5_000));
+}
+
+/** How a stage that runs in a network namespace of its own hands its set-up to the run inside. */
+export interface NamespacedStage {
+	name: string;
+	/** The service's hosts that the namespace's hosts file sends to 127.0.0.1. */
+	hosts: string[];
+	/** The variable that carries the set-up (JSON) into the namespace. */
+	setupEnv: string;
+	/** Set in the namespace's process, so that the stage knows it is inside. */
+	inside: string;
+}
+
+/**
+ * Outside the namespace: n8n and the package (which may need the npm registry); then the same
+ * script again inside the namespace, which reads the set-up with `setUpInside`.
+ */
+export async function runOutsideNamespace(stage: NamespacedStage): Promise<number> {
+	const started = Date.now();
+	const refusal = namespaceRefusal();
+	if (refusal) {
+		console.error(`  ✗ the ${stage.name} stage cannot run here: ${refusal}`);
+		return 1;
+	}
+	console.log('\n▶ n8n and the package');
+	const setUp = setUpStage(stage.name, started);
+	if (!setUp) return 1;
+	console.log(
+		`\n▶ A network namespace: loopback only, ${stage.hosts.join(' and ')} → 127.0.0.1 in its own /etc/hosts`,
+	);
+	return await runInNamespace(
+		setUp.work,
+		stage.hosts,
+		{ [stage.setupEnv]: JSON.stringify({ ...setUp, started }) },
+		stage.inside,
+	);
+}
+
+/** Inside the namespace: the set-up made outside, with the time the stage started. */
+export function setUpInside(stage: NamespacedStage): StageSetup & { started: number } {
+	return JSON.parse(process.env[stage.setupEnv] ?? '{}') as StageSetup & { started: number };
 }

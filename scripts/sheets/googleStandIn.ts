@@ -15,7 +15,8 @@
  * bearer token and its spreadsheets scope, as Google does.
  */
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
+import type { Server } from 'node:https';
+import { closeServer, listenHttps } from '../lib/httpsStandIn';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
 	a1Of,
@@ -96,19 +97,11 @@ export class GoogleStandIn {
 	}
 
 	async listen(port = 443): Promise<void> {
-		this.server = createServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => {
-			void this.handle(req, res);
-		});
-		await new Promise<void>((resolve, reject) => {
-			this.server!.once('error', reject);
-			this.server!.listen(port, '127.0.0.1', () => resolve());
-		});
+		this.server = await listenHttps(this.tls, port, (req, res) => this.handle(req, res));
 	}
 
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) =>
-			this.server ? this.server.close(() => resolve()) : resolve(),
-		);
+		await closeServer(this.server);
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

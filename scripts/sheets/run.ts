@@ -26,17 +26,18 @@ import { credentialsFor } from '../../harness/sandbox';
 import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
 import { runManually } from '../lib/manualRun';
-import { namespaceRefusal, runInNamespace } from '../lib/namespace';
 import { Checks } from '../lib/checks';
 import { tail } from '../lib/processes';
 import type { N8nServer } from '../lib/session';
 import {
+	awayFromMidnight,
 	finishStage,
+	runOutsideNamespace,
 	runStage,
 	seconds,
-	setUpStage,
+	setUpInside,
 	stageSession,
-	type StageSetup,
+	type NamespacedStage,
 } from '../lib/stage';
 import { CREDENTIAL_TYPE, itemsOf, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
 import { firstPages } from '../lib/statsRows';
@@ -58,46 +59,17 @@ import {
 } from './workflows';
 
 const flags = new Set(process.argv.slice(2));
+const STAGE: NamespacedStage = {
+	name: 'sheets',
+	hosts: GOOGLE_HOSTS,
+	setupEnv: 'AD_CABINET_SHEETS_SETUP',
+	inside: 'AD_CABINET_SHEETS_NAMESPACE',
+};
 const DAY_MS = 86_400_000;
-const SETUP_ENV = 'AD_CABINET_SHEETS_SETUP';
-/** Set in the namespace's process, so that the stage knows it is inside. */
-const INSIDE = 'AD_CABINET_SHEETS_NAMESPACE';
 const TAB = 'Ad stats';
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 type Row = Record<string, unknown>;
-
-/** The runs compare whole days: the stage does not start its runs within 4 minutes of midnight (UTC). */
-async function awayFromMidnight(): Promise<void> {
-	const left = DAY_MS - (Date.now() % DAY_MS);
-	if (left > 4 * 60_000) return;
-	console.log(
-		`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`,
-	);
-	await new Promise((resolve) => setTimeout(resolve, left + 5_000));
-}
-
-/** Outside the namespace: n8n and the package (which may need the npm registry), then the rest inside. */
-async function outer(): Promise<number> {
-	const started = Date.now();
-	const refusal = namespaceRefusal();
-	if (refusal) {
-		console.error(`  ✗ the sheets stage cannot run here: ${refusal}`);
-		return 1;
-	}
-	console.log('\n▶ n8n and the package');
-	const setUp = setUpStage('sheets', started);
-	if (!setUp) return 1;
-	console.log(
-		`\n▶ A network namespace: loopback only, ${GOOGLE_HOSTS.join(' and ')} → 127.0.0.1 in its own /etc/hosts`,
-	);
-	return await runInNamespace(
-		setUp.work,
-		GOOGLE_HOSTS,
-		{ [SETUP_ENV]: JSON.stringify({ ...setUp, started }) },
-		INSIDE,
-	);
-}
 
 async function importCredentials(
 	session: Awaited<ReturnType<typeof stageSession>>,
@@ -165,7 +137,7 @@ function changedKeys(before: Map<string, string>, after: Map<string, string>): s
 }
 
 async function inner(): Promise<number> {
-	const setUp = JSON.parse(process.env[SETUP_ENV] ?? '{}') as StageSetup & { started: number };
+	const setUp = setUpInside(STAGE);
 	const { started, runtime, work } = setUp;
 	const checks = new Checks();
 	let sandbox: Sandbox | undefined;
@@ -371,4 +343,6 @@ async function inner(): Promise<number> {
 	});
 }
 
-runStage(async () => (process.env[INSIDE] ? await inner() : await outer()));
+runStage(async () =>
+	process.env[STAGE.inside] ? await inner() : await runOutsideNamespace(STAGE),
+);

@@ -18,7 +18,6 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { credentialsFor } from '../../harness/sandbox';
 import { Sandbox } from '../../sandbox';
 import { setAdStatus } from '../../sandbox/handlers/adStatusControl';
 import { Checks } from '../lib/checks';
@@ -32,14 +31,13 @@ import { startRedis, type Redis } from '../lib/redis';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, seconds, stageSession, type StageSetup } from '../lib/stage';
 import { makeTestTls } from '../lib/testCa';
-import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
 import { escapeHtml } from './balanceChecks';
 import { TelegramStandIn } from './telegramStandIn';
 import {
 	ALERT_CHAT,
-	RECIPES,
 	recipeFlow,
-	TELEGRAM_CREDENTIAL,
+	RECIPES,
+	stageCredentials,
 	TELEGRAM_HOSTS,
 	TOKEN,
 } from './workflows';
@@ -103,17 +101,7 @@ export async function queueStage(
 			...queueModeEnv(postgres, redis),
 			NODE_EXTRA_CA_CERTS: tls.caFile,
 		});
-		await session.importCredentials(
-			[
-				{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
-				{
-					...TELEGRAM_CREDENTIAL,
-					type: 'telegramApi',
-					data: { accessToken: TOKEN, baseUrl: 'https://api.telegram.org' },
-				},
-			],
-			'telegram-credentials.json',
-		);
+		await session.importCredentials(stageCredentials(sandbox), 'telegram-credentials.json');
 		await session.importExamples([flow.example]);
 		await session.publishWorkflow(flow.example.id);
 

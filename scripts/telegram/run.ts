@@ -24,25 +24,25 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { credentialsFor } from '../../harness/sandbox';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { repoPackageJson } from '../lib/installPackage';
 import { runManually } from '../lib/manualRun';
-import { namespaceRefusal, runInNamespace } from '../lib/namespace';
 import { tail } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { N8nServer } from '../lib/session';
 import {
+	awayFromMidnight,
 	finishStage,
+	runOutsideNamespace,
 	runStage,
 	seconds,
-	setUpStage,
+	setUpInside,
 	stageSession,
-	type StageSetup,
+	type NamespacedStage,
 } from '../lib/stage';
 import { makeTestTls } from '../lib/testCa';
-import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
+import type { RunData } from '../lib/workflows';
 import { balanceChecks } from './balanceChecks';
 import { declinedChecks } from './declinedChecks';
 import { TelegramStandIn } from './telegramStandIn';
@@ -50,51 +50,24 @@ import { weeklyChecks } from './weeklyChecks';
 import { queueStage } from './queueRun';
 import {
 	ALERT_CHAT,
-	RECIPES,
 	recipeFlow,
+	type RecipeFlow,
+	RECIPES,
 	REPORT_CHAT,
 	SENT_TABLE,
-	TELEGRAM_CREDENTIAL,
+	stageCredentials,
+	TELEGRAM_BOT_CREDENTIAL,
 	TELEGRAM_HOSTS,
 	TOKEN,
-	type RecipeFlow,
 } from './workflows';
 
 const flags = new Set(process.argv.slice(2));
-const DAY_MS = 86_400_000;
-const SETUP_ENV = 'AD_CABINET_TELEGRAM_SETUP';
-/** Set in the namespace's process, so that the stage knows it is inside. */
-const INSIDE = 'AD_CABINET_TELEGRAM_NAMESPACE';
-
-/** The balance alert keys a day and the report reads whole days: not within 4 minutes of midnight (UTC). */
-async function awayFromMidnight(): Promise<void> {
-	const left = DAY_MS - (Date.now() % DAY_MS);
-	if (left > 4 * 60_000) return;
-	console.log(`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare days)`);
-	await new Promise((resolve) => setTimeout(resolve, left + 5_000));
-}
-
-/** Outside the namespace: n8n and the package (which may need the npm registry), then the rest inside. */
-async function outer(): Promise<number> {
-	const started = Date.now();
-	const refusal = namespaceRefusal();
-	if (refusal) {
-		console.error(`  ✗ the telegram stage cannot run here: ${refusal}`);
-		return 1;
-	}
-	console.log('\n▶ n8n and the package');
-	const setUp = setUpStage('telegram', started);
-	if (!setUp) return 1;
-	console.log(
-		`\n▶ A network namespace: loopback only, ${TELEGRAM_HOSTS.join(' and ')} → 127.0.0.1 in its own /etc/hosts`,
-	);
-	return await runInNamespace(
-		setUp.work,
-		TELEGRAM_HOSTS,
-		{ [SETUP_ENV]: JSON.stringify({ ...setUp, started }) },
-		INSIDE,
-	);
-}
+const STAGE: NamespacedStage = {
+	name: 'telegram',
+	hosts: TELEGRAM_HOSTS,
+	setupEnv: 'AD_CABINET_TELEGRAM_SETUP',
+	inside: 'AD_CABINET_TELEGRAM_NAMESPACE',
+};
 
 /** Whether this package has the Ads Trigger the declined-ad recipe starts from. */
 function hasAdsTrigger(): boolean {
@@ -128,7 +101,7 @@ async function createSentTable(
 }
 
 async function inner(): Promise<number> {
-	const setUp = JSON.parse(process.env[SETUP_ENV] ?? '{}') as StageSetup & { started: number };
+	const setUp = setUpInside(STAGE);
 	if (flags.has('--queue')) return await queueStage(setUp, flags.has('--keep'));
 	const { started, runtime, work } = setUp;
 	const checks = new Checks();
@@ -162,17 +135,7 @@ async function inner(): Promise<number> {
 			...(withTrigger ? { declined: recipeFlow(RECIPES.declined, ALERT_CHAT) } : {}),
 		};
 		const session = await stageSession(setUp, { NODE_EXTRA_CA_CERTS: tls.caFile });
-		await session.importCredentials(
-			[
-				{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
-				{
-					...TELEGRAM_CREDENTIAL,
-					type: 'telegramApi',
-					data: { accessToken: TOKEN, baseUrl: 'https://api.telegram.org' },
-				},
-			],
-			'telegram-credentials.json',
-		);
+		await session.importCredentials(stageCredentials(sandbox), 'telegram-credentials.json');
 		await session.importExamples(Object.values(flows).map((f) => f.example));
 		server = await session.startServer();
 		await server.rest.signIn();
@@ -185,11 +148,7 @@ async function inner(): Promise<number> {
 					'POST',
 					'/rest/credentials/test',
 					{
-						credentials: {
-							...TELEGRAM_CREDENTIAL,
-							type: 'telegramApi',
-							data: { accessToken: TOKEN, baseUrl: 'https://api.telegram.org' },
-						},
+						credentials: TELEGRAM_BOT_CREDENTIAL,
 					},
 				);
 				assert.equal(result.status, 'OK', result.message);
@@ -249,4 +208,6 @@ async function inner(): Promise<number> {
 	});
 }
 
-runStage(async () => (process.env[INSIDE] ? await inner() : await outer()));
+runStage(async () =>
+	process.env[STAGE.inside] ? await inner() : await runOutsideNamespace(STAGE),
+);

@@ -12,7 +12,8 @@
  * entities"). Any other method answers 404 "Not Found" and is recorded, so that a call the node
  * starts making shows up.
  */
-import { createServer, type Server } from 'node:https';
+import type { Server } from 'node:https';
+import { closeServer, listenHttps } from '../lib/httpsStandIn';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { plainText } from './entities';
 
@@ -69,19 +70,11 @@ export class TelegramStandIn {
 	) {}
 
 	async listen(port = 443): Promise<void> {
-		this.server = createServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => {
-			void this.handle(req, res);
-		});
-		await new Promise<void>((resolve, reject) => {
-			this.server!.once('error', reject);
-			this.server!.listen(port, '127.0.0.1', () => resolve());
-		});
+		this.server = await listenHttps(this.tls, port, (req, res) => this.handle(req, res));
 	}
 
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) =>
-			this.server ? this.server.close(() => resolve()) : resolve(),
-		);
+		await closeServer(this.server);
 	}
 
 	/** The calls of one Bot API method that the stand-in answered with ok: true. */

@@ -5,8 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { credentialsFor } from '../../harness/sandbox';
+import type { Sandbox } from '../../sandbox';
 import {
+	CREDENTIAL_TYPE,
 	EXAMPLES_DIR,
+	SANDBOX_CREDENTIAL,
 	exampleId,
 	type Example,
 	type WorkflowJson,
@@ -16,10 +20,25 @@ import {
 const CHAT_PLACEHOLDER = 'YOUR_CHAT_ID';
 const TELEGRAM_TYPE = 'n8n-nodes-base.telegram';
 /** The credential id and name the recipes refer to. */
-export const TELEGRAM_CREDENTIAL = { id: 'telegramBot', name: 'Telegram bot' };
+const TELEGRAM_CREDENTIAL = { id: 'telegramBot', name: 'Telegram bot' };
 export const TELEGRAM_HOSTS = ['api.telegram.org'];
 /** A made-up bot token of the Bot API's form (bot id, colon, 35 characters). */
 export const TOKEN = '7000000001:AAHstageMadeUpTokenNotARealBot0042';
+
+/** The bot's credential as n8n stores it: Telegram's own address, which the namespace sends to the stand-in. */
+export const TELEGRAM_BOT_CREDENTIAL = {
+	...TELEGRAM_CREDENTIAL,
+	type: 'telegramApi',
+	data: { accessToken: TOKEN, baseUrl: 'https://api.telegram.org' },
+};
+
+/** The two credentials the stage imports into n8n: the sandbox API's and the bot's. */
+export function stageCredentials(sandbox: Sandbox) {
+	return [
+		{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
+		TELEGRAM_BOT_CREDENTIAL,
+	];
+}
 /** A group for the alerts and a private chat for the report, as a user would pick them. */
 export const ALERT_CHAT = '-1001234567890';
 export const REPORT_CHAT = '123456789';
