@@ -45,7 +45,14 @@ import {
 } from '../lib/queueMode';
 import { startRedis, type Redis } from '../lib/redis';
 import type { N8nServer, N8nWorker } from '../lib/session';
-import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
+import {
+	awayFromMidnight,
+	finishStage,
+	runStage,
+	seconds,
+	setUpStage,
+	stageSession,
+} from '../lib/stage';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
 import { firstPages, type Row } from '../lib/statsRows';
 import {
@@ -74,23 +81,13 @@ const flags = new Set(process.argv.slice(2));
 const DAY_MS = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The stage compares whole days: it does not start within 8 minutes of midnight (UTC, the workflows' timezone). */
-async function awayFromMidnight(): Promise<void> {
-	const left = DAY_MS - (Date.now() % DAY_MS);
-	if (left > 8 * 60_000) return;
-	console.log(
-		`  waiting ${seconds(left + 5_000)} for the day to turn (the runs compare whole days)`,
-	);
-	await sleep(left + 5_000);
-}
-
 async function main(): Promise<number> {
 	const started = Date.now();
 	const checks = new Checks();
 	repoPackageJson();
 
 	console.log('\n▶ n8n, PostgreSQL 17, Redis and the sandbox');
-	await awayFromMidnight();
+	await awayFromMidnight(8);
 	const setUp = setUpStage('sync', started);
 	if (!setUp) return 1;
 	const { runtime, work } = setUp;
