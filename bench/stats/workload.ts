@@ -41,7 +41,7 @@ export function statsParameters(workload: StatsWorkload): INodeParameters {
 	};
 }
 
-/** The spec 4.1 body the Stats node sends for these parameters (first page), byte for byte. */
+/** The body of the first statistics page the Stats node sends for these parameters, byte for byte. */
 export function statsBody(workload: StatsWorkload): Record<string, unknown> {
 	const p = statsParameters(workload);
 	return {

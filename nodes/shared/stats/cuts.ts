@@ -157,6 +157,23 @@ export function partsOf(
 }
 
 /**
+ * The order in which the parts are started: the first part (it continues the cursor already
+ * running) and then the others longest first. A part is one cursor, so its pages come one after
+ * another; started last, a long part would run on alone after the short ones are done. Rows a day
+ * vary little, so a part's length in time stands for its pages. The rows are still handed on in
+ * the order of the parts, whatever order they ran in.
+ */
+export function startOrder(query: StatsQuery, parts: Part[]): number[] {
+	const fromMs = Date.parse(query.period_from);
+	const toMs = Date.parse(query.period_to);
+	const span = (part: Part) => Math.min(part.hi, toMs) - Math.max(part.lo, fromMs);
+	const rest = parts.map((_, index) => index).slice(1);
+	// Array.prototype.sort is stable: parts of one length keep the order rows come in.
+	rest.sort((a, b) => span(parts[b]) - span(parts[a]));
+	return parts.length ? [0, ...rest] : [];
+}
+
+/**
  * Keeps a page's rows that belong to the part. Returns 'misaligned' when a row starts before the
  * part (its period was cut in two), 'done' when the whole query's cursor has passed the part.
  */

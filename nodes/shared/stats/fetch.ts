@@ -15,7 +15,7 @@ import {
 	type StatsFetchResult,
 	type StatsPage,
 } from './cursor';
-import { partsOf, periodReader, planCuts, takeRows } from './cuts';
+import { partsOf, periodReader, planCuts, startOrder, takeRows } from './cuts';
 
 export type { StatsFetch, StatsPage } from './cursor';
 
@@ -35,7 +35,7 @@ export const MAX_PARALLEL_REQUESTS = 32;
  * pull would ask. For Return All (or a Limit the API's count shows is no smaller than the
  * result), the rest of the period is then cut at the starts of the API's own periods, learned
  * from the period_date values of that page, and the parts are fetched several at a time, each by
- * its own cursor, through a gate of `parallel` requests in flight. The rows are handed on in the
+ * its own cursor, longest first, through a gate of `parallel` requests in flight. The rows are handed on in the
  * order of one sequential pull. Anything that would make them differ (a row whose period starts
  * before its part, one period in two parts, a total other than the API's count) drops the parts
  * and finishes the whole query's own cursor instead. Pages are reads, so each is retried on
@@ -83,11 +83,12 @@ export async function fetchStats(
 	result.periods = parts.length;
 	const periodOf = periodReader();
 	let abandoned = takeRows(parts[0], first.rows, true, descending, periodOf) === 'misaligned';
+	const order = startOrder(query, parts);
 	let nextPart = 0;
 	let failed = false;
 	const worker = async () => {
-		while (!abandoned && !failed && nextPart < parts.length) {
-			const index = nextPart++;
+		while (!abandoned && !failed && nextPart < order.length) {
+			const index = order[nextPart++];
 			const part = parts[index];
 			const periodOfPart = periodReader();
 			while (!abandoned && !failed && !part.chain.done) {

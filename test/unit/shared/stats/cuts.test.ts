@@ -5,6 +5,7 @@ import {
 	partsOf,
 	periodReader,
 	planCuts,
+	startOrder,
 	takeRows,
 	type Part,
 } from '../../../../nodes/shared/stats/cuts';
@@ -105,6 +106,32 @@ describe('partsOf: each part is a query of its own days', () => {
 			['2026-03-17T00:00:00.000+03:00', '2026-03-23T23:59:59.999+03:00', 2],
 			['2026-03-24T00:00:00.000+03:00', MARCH.period_to, 2],
 		]);
+	});
+});
+
+describe('startOrder: the part that runs on, then the longest parts first', () => {
+	const part = (lo: number, hi: number): Part => ({ lo, hi, chain: {} as CursorChain, rows: [] });
+
+	test('the first part leads; the others follow by their days, longest first, ties in row order', () => {
+		const parts = [
+			part(-Infinity, at(3)),
+			part(at(3), at(4)),
+			part(at(4), at(8)),
+			part(at(8), at(9)),
+			part(at(9), at(11)),
+			part(at(11), Infinity),
+		];
+		// The last part runs to the end of the period asked for: March 11 to 31 is the longest.
+		expect(startOrder(MARCH, parts)).toEqual([0, 5, 2, 4, 1, 3]);
+	});
+
+	test('newest first: the edges are the other way round and the length is the same', () => {
+		const parts = [part(at(29), Infinity), part(at(28), at(29)), part(-Infinity, at(28))];
+		expect(startOrder({ ...MARCH, order_by: NEWEST_FIRST }, parts)).toEqual([0, 2, 1]);
+	});
+
+	test('no parts, no order', () => {
+		expect(startOrder(MARCH, [])).toEqual([]);
 	});
 });
 

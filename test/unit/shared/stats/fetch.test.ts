@@ -135,6 +135,18 @@ describe('fetchStats: the parallel pull', () => {
 		expect(api.mostInFlight).toBeLessThanOrEqual(4);
 	});
 
+	test('the longer parts are asked for first, so that no long part runs on alone at the end', async () => {
+		const api = monthOfDays();
+		const { rows } = await pull(api, monthQuery, { pageSize: 3, parallel: 4 });
+		expect(rows).toEqual(api.rowsFor(monthQuery));
+		const days = api
+			.queries()
+			.slice(1)
+			.map((part) => Date.parse(String(part.period_to)) - Date.parse(String(part.period_from)));
+		expect(new Set(days).size).toBeGreaterThan(1);
+		expect(days).toEqual([...days].sort((a, b) => b - a));
+	});
+
 	test('newest first: the cuts go backwards and the rows still come in the sequential order', async () => {
 		const api = monthOfDays();
 		const query = { ...monthQuery, order_by: '-period' };
