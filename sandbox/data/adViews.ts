@@ -4,7 +4,7 @@ import type { Ad } from './model';
 import type { SandboxData } from './sandboxData';
 import { timezoneAsServed } from './scheduleTimezone';
 
-/** spec 2.5: the ad detail object, keys in the spec's order. */
+/** The ad detail object, keys in the spec's order. */
 export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
 	const f = structuredClone(ad.fields);
 	const cabinet = data.cabinet(ad.accountId);
@@ -76,7 +76,7 @@ export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
 	};
 }
 
-/** spec 2.4: the ad list item, with lifetime metrics up to the clock's now. */
+/** The ad list item, with lifetime metrics up to the clock's now. */
 export function adListItem(data: SandboxData, ad: Ad): Record<string, unknown> {
 	const totals = data.lifetimeMetrics(ad);
 	const spent = round2(totals[SPEND] / 100);

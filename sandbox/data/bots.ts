@@ -1,6 +1,6 @@
 import type { KnownBot, TargetBot } from './model';
 
-/** spec 8: a target bot needs at least this many daily users. */
+/** A target bot needs at least this many daily users. */
 export const MIN_BOT_DAILY_USERS = 1000;
 
 export const KNOWN_BOTS: readonly KnownBot[] = [

@@ -27,7 +27,7 @@ export function isoWithOffset(ms: number): string {
 	return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
-/** `DD.MM.YYYY HH:MM:SS` in UTC (spec 2.4 created_dt). */
+/** `DD.MM.YYYY HH:MM:SS` in UTC (the ad list's created_dt). */
 export function dottedDateTime(ms: number): string {
 	const d = new Date(ms);
 	return (

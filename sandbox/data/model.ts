@@ -7,9 +7,9 @@ export interface Cabinet {
 	id: string;
 	name: string;
 	currency: Currency;
-	/** ISO country code of the cabinet's geolocation; audiences exist only for 'UZ' (spec 4.12). */
+	/** ISO country code of the cabinet's geolocation; audiences exist only for 'UZ'. */
 	geolocation: string;
-	/** Cabinets with automatic labelling cannot create ads without a KKTU id (spec 4.6). */
+	/** Cabinets with automatic labelling cannot create ads without a KKTU id. */
 	automaticLabelling: boolean;
 	/** False: the token has no rights on this cabinet (pixel and audience endpoints answer 403). */
 	permitted: boolean;
@@ -61,7 +61,7 @@ export interface TargetBot {
 	photo_url: string;
 }
 
-/** The stored, editable part of an ad, named as in spec 2.5. */
+/** The stored, editable part of an ad, named as in the ad detail. */
 export interface AdFields {
 	title: string;
 	text: string;
@@ -108,7 +108,7 @@ export interface AdFields {
 	kktu_ids: string[];
 	target_search: string[] | null;
 	target_bots: TargetBot[] | null;
-	/** The linked pixel event's platform id (spec 2.5 `event`, spec 4.6 `{platform}_event_id`). */
+	/** The linked pixel event's platform id (detail `event`, create `{platform}_event_id`). */
 	eventId: string | null;
 }
 
@@ -138,9 +138,9 @@ export interface KktuNode {
 }
 
 /**
- * spec 2.7 stored fields (ads_count and code_snippet are derived when served), plus the cabinet.
- * The event's id on the platform is stored under the current form's name (`ext_event_id` or
- * `tg_event_id`, see platform.ts), so records read the way the API serves them.
+ * A pixel event's stored fields (ads_count and code_snippet are derived when served), plus the
+ * cabinet. The event's id on the platform is stored under the current form's name (`ext_event_id`
+ * or `tg_event_id`, see platform.ts), so records read the way the API serves them.
  */
 export interface PixelEvent {
 	id: string;
@@ -154,7 +154,7 @@ export interface PixelEvent {
 	[platformEventIdField: string]: string | null;
 }
 
-/** spec 2.8 base pixel code, exactly as served (`{ id, ext_pixel_id | tg_pixel_id, code_snippet }`). */
+/** The base pixel code, exactly as served (`{ id, ext_pixel_id | tg_pixel_id, code_snippet }`). */
 export type PixelCode = Record<string, string>;
 
 export interface PixelEventType {
@@ -163,7 +163,7 @@ export interface PixelEventType {
 }
 
 /**
- * spec 2.8 audience (served without account_id). Its platform id is stored under the current
+ * An audience (served without account_id). Its platform id is stored under the current
  * form's name (`ext_id` or `tg_id`).
  */
 export interface Audience {

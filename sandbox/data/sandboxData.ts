@@ -76,15 +76,15 @@ export class SandboxData {
 	readonly bots: readonly KnownBot[] = KNOWN_BOTS;
 	/** Units of each currency per 1 EUR. */
 	readonly exchangeRates = EUR_RATES;
-	/** When true, the legacy report answers 410 as after its 28.02.2026 shutdown (spec 4.2). */
+	/** When true, the legacy report answers 410 as after its 28.02.2026 shutdown. */
 	legacyReportDisabled = false;
 	/**
-	 * The answer of ad create and edit, which the spec does not show (4.6, 4.8): the ad's detail
+	 * The answer of ad create and edit, which the spec does not show: the ad's detail
 	 * (default), or no body at all, so nodes can prove they cope with either.
 	 */
 	adWriteAnswer: 'detail' | 'empty' = 'detail';
 	/**
-	 * The zone the statistics endpoint starts its periods in (spec 2.1 period_date carries its
+	 * The zone the statistics endpoint starts its periods in (period_date carries its
 	 * offset); the spec does not show it, so tests can prove nodes follow whatever the API uses.
 	 */
 	bucketZone: BucketZone = UTC_ZONE;
@@ -217,7 +217,7 @@ export class SandboxData {
 		return this.kktuById.get(id)?.node;
 	}
 
-	/** 1 for roots, 2 for their children, 3 for the nodes an ad may use (spec 4.10). */
+	/** 1 for roots, 2 for their children, 3 for the nodes an ad may use. */
 	kktuLevel(id: string): number | undefined {
 		return this.kktuById.get(id)?.level;
 	}
@@ -241,13 +241,13 @@ export class SandboxData {
 		return index < 0 ? undefined : baseCode(index, this.names);
 	}
 
-	/** spec 2.8 audience as served. */
+	/** An audience as served. */
 	audienceView(audience: Audience): Record<string, unknown> {
 		const key = this.names.fields.audienceId;
 		return { [key]: audience[key], title: audience.title };
 	}
 
-	/** spec 2.7 view of an event, with ads_count and code_snippet derived from current state. */
+	/** An event as listed, with ads_count and code_snippet derived from current state. */
 	pixelEventView(event: PixelEvent): Record<string, unknown> {
 		const index = this.cabinets.findIndex((c) => c.account_id === event.account_id);
 		const eventId = this.eventIdOf(event);
@@ -350,7 +350,7 @@ export class SandboxData {
 		return totals;
 	}
 
-	/** spec 4.3: the distinct advertised objects of the permitted cabinets' ads. */
+	/** The distinct advertised objects of the permitted cabinets' ads. */
 	adObjects(): string[] {
 		const permitted = new Set(this.cabinets.filter((c) => c.permitted).map((c) => c.account_id));
 		return [
@@ -364,9 +364,9 @@ export class SandboxData {
 	}
 
 	/**
-	 * Ground truth: every row the statistics endpoint would page through for a spec 4.1 body, now.
-	 * Validated like the endpoint except for spec 4.1 rule 1 (5-day availability, 2-day span), so
-	 * tests can compute the truth for any window.
+	 * Ground truth: every row the statistics endpoint would page through for a statistics body, now.
+	 * Validated like the endpoint except for the sub-day units' limits (data for the last 5 days
+	 * only, spans of at most 2 days), so tests can compute the truth for any window.
 	 */
 	statsRows(body: unknown): Record<string, unknown>[] {
 		if (isPlainObject(body) && typeof body.cursor === 'string') {
@@ -377,7 +377,7 @@ export class SandboxData {
 		return computeStatsRows(this, validateStatsQuery(body, now, { periodRules: false }), now);
 	}
 
-	/** Ground truth for the legacy report (spec 2.3, 4.2). */
+	/** Ground truth for the legacy report. */
 	legacyReportRows(body: unknown): Record<string, unknown>[] {
 		return legacyReportRows(this, body, this.nowMs());
 	}

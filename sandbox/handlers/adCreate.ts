@@ -28,7 +28,7 @@ function objectKind(
 	return /bot$/i.test(adObject) ? 'bot' : 'channel';
 }
 
-/** Validated `{ id, url }` items as the detail shows them (spec 2.5 target_bots). */
+/** Validated `{ id, url }` items as the detail shows them (`url`, `title`, `photo_url`). */
 function targetBotsFrom(value: unknown): TargetBot[] | null {
 	if (!Array.isArray(value)) return null;
 	return value.flatMap((item: { url: string }) => {
@@ -66,7 +66,7 @@ function verbose(body: Record<string, unknown>, field: string): string[] {
 	return names ?? ((body[field] as (number | string)[] | undefined) ?? []).map(String);
 }
 
-/** POST {base_url}/api/advertisement/{platform}/ (spec 4.6): 201 with the new ad's detail (spec 2.5). */
+/** POST {base_url}/api/advertisement/{platform}/: 201 with the new ad's detail. */
 export const adCreate: Handler = ({ req, data }) => {
 	const body = jsonObjectBody(req);
 	const { cabinet, campaign } = validateAdBody(body, { data, mode: 'create' });

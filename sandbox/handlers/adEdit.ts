@@ -7,7 +7,7 @@ import { adNotFound } from './adGet';
 import { validateAdBody } from './adRules';
 import { json, jsonObjectBody, type Handler } from './context';
 
-/** Fields of spec 4.8 stored under the same name. */
+/** Edit fields stored under the same name. */
 const DIRECT_FIELDS = [
 	'title',
 	'text',
@@ -27,7 +27,7 @@ const DIRECT_FIELDS = [
 	'kktu_ids',
 ] as const;
 
-/** PUT {base_url}/api/advertisement/{platform}/{ad_id} (spec 4.8): partial update, 200 with the detail. */
+/** PUT {base_url}/api/advertisement/{platform}/{ad_id}: partial update, 200 with the detail. */
 export const adEdit: Handler = ({ req, data }) => {
 	const ad = data.ad(Number(req.params.ad_id));
 	if (!ad || data.cabinet(ad.accountId)?.permitted !== true) throw adNotFound(req.params.ad_id);

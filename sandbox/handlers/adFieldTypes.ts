@@ -16,14 +16,14 @@ interface FieldRule {
 	nullable?: boolean;
 }
 
-/** The pixel event field of create and edit (spec 4.6, 4.8): ext_event_id or tg_event_id. */
+/** The pixel event field of create and edit: ext_event_id or tg_event_id. */
 function eventField(platform: Platform): string {
 	return PLATFORM_NAMES[platform].fields.eventId;
 }
 
 const rule = (type: FieldType, nullable = false): FieldRule => ({ type, nullable });
 
-/** spec 4.6: every create field and its type, but the pixel event's (named per form). */
+/** Every field ad create accepts and its type, but the pixel event's (named per form). */
 const COMMON_CREATE_FIELDS: Readonly<Record<string, FieldRule>> = {
 	campaign_id: rule('integer'),
 	title: rule('string'),
@@ -82,7 +82,7 @@ const COMMON_CREATE_FIELDS: Readonly<Record<string, FieldRule>> = {
 
 const CREATE_FIELDS = COMMON_CREATE_FIELDS;
 
-/** spec 4.8: the only fields an edit may carry; types as in 4.6 unless the edit says otherwise. */
+/** The only fields an edit may carry; typed as on create unless the edit gives another type. */
 const COMMON_EDIT_FIELDS: Readonly<Record<string, FieldRule>> = {
 	title: CREATE_FIELDS.title,
 	text: CREATE_FIELDS.text,
@@ -116,10 +116,10 @@ function withEventField(
 	};
 }
 
-/** spec 4.6: every create field and its type, in each form. */
+/** Every create field and its type, in each form. */
 export const CREATE_FIELDS_BY_PLATFORM = withEventField(COMMON_CREATE_FIELDS);
 
-/** spec 4.8: every edit field and its type, in each form. */
+/** Every edit field and its type, in each form. */
 export const EDIT_FIELDS_BY_PLATFORM = withEventField(COMMON_EDIT_FIELDS);
 
 /** Requiredness is not in the spec; these are what any ad needs. */

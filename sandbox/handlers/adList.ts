@@ -4,7 +4,7 @@ import { DAY_MS } from '../metrics/time';
 import type { QueryParams } from '../types';
 import { json, queryValue, queryValues, type Handler } from './context';
 
-/** spec 8 */
+/** The ad list's `limit`: at most 500, 50 when not sent. */
 export const AD_LIST_MAX_LIMIT = 500;
 export const AD_LIST_DEFAULT_LIMIT = 50;
 
@@ -67,7 +67,7 @@ export function periodWindow(period: string, nowMs: number): [number, number] | 
 	}
 }
 
-/** GET {base_url}/api/v2/advertisement/ (spec 4.5). */
+/** GET {base_url}/api/v2/advertisement/: the ad list, `{ data: [item] }`. */
 export const adList: Handler = ({ req, data }) => {
 	const errors = new FieldErrors();
 	for (const key of Object.keys(req.query)) {

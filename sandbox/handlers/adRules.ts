@@ -233,7 +233,7 @@ function checkDates(
 	}
 }
 
-/** Validates a create (spec 4.6) or edit (spec 4.8) body; throws the 400/403 a real user would get. */
+/** Validates a create or edit body; throws the 400/403 a real user would get. */
 export function validateAdBody(body: Record<string, unknown>, ctx: AdRuleContext): ValidatedAdBody {
 	const errors = new FieldErrors();
 	checkFieldNamesAndTypes(body, ctx, errors);

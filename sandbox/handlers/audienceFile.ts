@@ -1,6 +1,6 @@
 import type { UploadedFile } from '../types';
 
-/** spec 8 */
+/** An audience file is at most 10 MB and holds at least 1,000 numbers. */
 const AUDIENCE_MAX_BYTES = 10 * 1024 * 1024;
 const AUDIENCE_MIN_ENTRIES = 1000;
 
@@ -17,7 +17,7 @@ function entryProblem(entry: string): string | null {
 	return 'must be 12 digits: 998 followed by 9 digits';
 }
 
-/** Checks an audience file against spec 4.12; returns the parsed entries and the broken rules. */
+/** Checks an audience file's type, size, entries and count; returns entries and broken rules. */
 export function checkAudienceFile(file: UploadedFile): { entries: string[]; problems: string[] } {
 	const problems: string[] = [];
 	const extension = /\.(csv|txt)$/i.test(file.filename);

@@ -5,7 +5,7 @@ import { checkAudienceFile } from './audienceFile';
 import { json, multipartBody, type Handler } from './context';
 import { accessibleCabinet } from './pixelAccess';
 
-/** spec 4.12: only for cabinets whose geolocation is Uzbekistan. */
+/** Audiences exist only for cabinets whose geolocation is Uzbekistan. */
 function audienceCabinet(data: SandboxData, accountId: string): Cabinet {
 	const cabinet = accessibleCabinet(data, accountId, 404);
 	if (cabinet.geolocation !== 'UZ') {
@@ -17,7 +17,7 @@ function audienceCabinet(data: SandboxData, accountId: string): Cabinet {
 	return cabinet;
 }
 
-/** GET {client_api_url}/api/advertisement/{platform}/{account_id}/audiences/ (spec 4.12). */
+/** GET {client_api_url}/api/advertisement/{platform}/{account_id}/audiences/: its audiences. */
 export const audienceList: Handler = ({ req, data }) => {
 	audienceCabinet(data, req.params.account_id);
 	return json(
@@ -25,7 +25,7 @@ export const audienceList: Handler = ({ req, data }) => {
 	);
 };
 
-/** POST {client_api_url}/api/advertisement/{platform}/{account_id}/audiences (spec 4.12): 201 with the audience. */
+/** POST {client_api_url}/api/advertisement/{platform}/{account_id}/audiences: 201 with the audience. */
 export const audienceCreate: Handler = ({ req, data }) => {
 	const cabinet = audienceCabinet(data, req.params.account_id);
 	const form = multipartBody(req);

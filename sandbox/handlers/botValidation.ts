@@ -6,7 +6,7 @@ import { json, type Handler } from './context';
 
 /**
  * Query keys with the spec's repeated `validate?` token stripped: the written form of the path
- * (spec 4.9) may arrive as `validate?validate?bots=...`, which puts `validate?bots` in the query.
+ * may arrive as `validate?validate?bots=...`, which puts `validate?bots` in the query.
  */
 function lenientParams(rawQuery: string): Record<string, string[]> {
 	const out: Record<string, string[]> = {};
@@ -17,7 +17,7 @@ function lenientParams(rawQuery: string): Record<string, string[]> {
 	return out;
 }
 
-/** GET or POST {base_url}/api/advertisement/bots/validate (spec 4.9; the method is not in the spec). */
+/** GET or POST {base_url}/api/advertisement/bots/validate (the spec does not give the method). */
 export const botValidation: Handler = ({ req, data }) => {
 	const params = lenientParams(req.rawQuery);
 	if (req.body.kind === 'json' && isPlainObject(req.body.value)) {

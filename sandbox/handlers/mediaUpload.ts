@@ -3,8 +3,8 @@ import { json, multipartBody, queryValue, type Handler } from './context';
 import { sniffMediaType } from './mediaSniff';
 
 /**
- * POST {client_api_url}/api/v1/advertising/{platform}/upload_media?account_id= (spec 4.10).
- * A file that cannot be used is still a 200: the failure is in `error` (spec 7).
+ * POST {client_api_url}/api/v1/advertising/{platform}/upload_media?account_id=, one file part
+ * `media`. A file that cannot be used is still a 200: the failure is in `error`, null on success.
  */
 export const mediaUpload: Handler = ({ req, data }) => {
 	const accountId = queryValue(req.query, 'account_id');

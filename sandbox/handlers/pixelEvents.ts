@@ -21,7 +21,7 @@ function requireStrings(
 	}
 }
 
-/** GET {client_api_url}/api/pixel_events/?account_id= (spec 4.11). */
+/** GET {client_api_url}/api/pixel_events/?account_id=: `{ items }`, the cabinet's events. */
 export const pixelEventList: Handler = ({ req, data }) => {
 	const accountId = queryValue(req.query, 'account_id');
 	if (!accountId) throw fieldError('account_id', 'query parameter is required');
@@ -29,7 +29,7 @@ export const pixelEventList: Handler = ({ req, data }) => {
 	return json({ items: data.pixelEventsOf(accountId).map((e) => data.pixelEventView(e)) });
 };
 
-/** POST {client_api_url}/api/pixel_events/ (spec 4.11, errors per spec 7): 201 with the event. */
+/** POST {client_api_url}/api/pixel_events/: 201 with the event; an unknown type is a 422. */
 export const pixelEventCreate: Handler = ({ req, data }) => {
 	const body = jsonObjectBody(req);
 	const errors = new FieldErrors();
@@ -56,16 +56,16 @@ export const pixelEventCreate: Handler = ({ req, data }) => {
 	return json(data.pixelEventView(event), 201);
 };
 
-/** GET {client_api_url}/api/pixel_events/{account_id}/code_snippet (spec 4.11). */
+/** GET {client_api_url}/api/pixel_events/{account_id}/code_snippet: the base pixel code. */
 export const pixelBaseCode: Handler = ({ req, data }) => {
 	accessibleCabinet(data, req.params.account_id);
 	return json(data.pixelCode(req.params.account_id));
 };
 
-/** GET {client_api_url}/api/pixel_events/types (spec 4.11). */
+/** GET {client_api_url}/api/pixel_events/types: `{ items }` of type and label. */
 export const pixelEventTypes: Handler = ({ data }) => json({ items: data.pixelEventTypes });
 
-/** PATCH {client_api_url}/api/pixel_events/{event_id} (spec 4.11): 204 without a body. */
+/** PATCH {client_api_url}/api/pixel_events/{event_id}: 204 without a body. */
 export const pixelEventRename: Handler = ({ req, data }) => {
 	const body = jsonObjectBody(req);
 	const errors = new FieldErrors();
@@ -83,7 +83,7 @@ export const pixelEventRename: Handler = ({ req, data }) => {
 	return NO_CONTENT;
 };
 
-/** DELETE {client_api_url}/api/pixel_events/{account_id}/events/{event_id} (spec 4.11): 204 without a body. */
+/** DELETE {client_api_url}/api/pixel_events/{account_id}/events/{event_id}: 204 without a body. */
 export const pixelEventDelete: Handler = ({ req, data }) => {
 	const { account_id: accountId, event_id: eventId } = req.params;
 	accessibleCabinet(data, accountId, 404);

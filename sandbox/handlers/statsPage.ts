@@ -9,7 +9,7 @@ import {
 import { jsonObjectBody, type Handler } from './context';
 
 /**
- * POST {base_url}/api/v1/stats/page (spec 4.1). A body with a cursor continues that cursor's query
+ * POST {base_url}/api/v1/stats/page: statistics. A body with a cursor continues that cursor's query
  * at the instant of its first page; any other parameter sent with it must equal the cursor's.
  */
 export const statsPage: Handler = ({ req, data }) => {

@@ -37,8 +37,8 @@ function resolveTarget(pathname: string): { api: ApiName; path: string } {
 const UNAUTHORIZED_HEADERS = { 'www-authenticate': 'Bearer realm="api"' };
 
 /**
- * spec 5: `Authorization: Bearer <token>`. The spec form answers DRF-like; the real form as its
- * sign-in answers do (`{detail, status_code}`), telling an expired token from an unknown one.
+ * Requests carry `Authorization: Bearer <token>`. The spec form answers DRF-like; the real form
+ * as its sign-in does (`{detail, status_code}`), telling an expired token from an unknown one.
  */
 function authFailure(identity: Identity, platform: 'telegram' | 'ext'): ApiError | null {
 	if (identity.kind === 'valid') return null;

@@ -55,8 +55,8 @@ function route(
 }
 
 /**
- * Every endpoint of spec 4, on the address the spec puts it on, named as the form names it; and
- * the real service's sign-in and refresh, in both forms.
+ * Every endpoint of the interface, on its address (base or client API), named as the form names
+ * it; and the real service's sign-in and refresh, in both forms.
  */
 function routesFor(platform: Platform): Route[] {
 	const paths = PLATFORM_NAMES[platform].paths;

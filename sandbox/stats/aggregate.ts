@@ -47,7 +47,7 @@ interface AggregateSpec {
 	asOfMs: number;
 	ads: readonly Ad[];
 	currencyOf: (ad: Ad) => Currency;
-	/** Currency spend is converted to (spec 4.1 currency_code). */
+	/** Currency spend is converted to (the body's currency_code). */
 	target: Currency;
 	groupKey: (ad: Ad) => string;
 	/** Orders two groups by their first ads; buckets are sorted by period, then by this. */

@@ -8,7 +8,7 @@ export interface CursorState {
 	asOf: number;
 }
 
-/** spec 2.1: base64-encoded JSON. */
+/** The next-page cursor is base64-encoded JSON. */
 export function encodeCursor(state: CursorState): string {
 	return Buffer.from(
 		JSON.stringify({ v: 1, q: state.query, o: state.offset, t: state.asOf }),

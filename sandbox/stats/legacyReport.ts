@@ -22,7 +22,7 @@ const BODY_FIELDS = [
 	'account_uids',
 ];
 
-/** spec 4.2 group_time. */
+/** The legacy body's group_time: 1 day, 2 month, 3 week, 4 year. */
 const GROUP_TIME_UNITS: Record<number, PeriodUnit> = { 1: 'day', 2: 'month', 3: 'week', 4: 'year' };
 const GROUPING_NAMES = [
 	'date',
@@ -84,7 +84,7 @@ function idArray(
 
 /**
  * The first millisecond of the day a date_from / date_to stands for.
- * - Spec form (4.2: "strings in ISO 8601"): a date or a date-time; the UTC day of the instant.
+ * - Spec form ("strings in ISO 8601"): a date or a date-time; the UTC day of the instant.
  * - Real form: a date-time only (its docs send `2024-06-07T00:00:00.000Z`); the day is the calendar
  *   date written in it, whatever its time and offset, as a server taking the date of the parsed
  *   date-time would read it. `2024-06-07T00:00:00+03:00` is 7 June.
@@ -230,7 +230,7 @@ function shapeLegacyRow(
 	};
 }
 
-/** spec 2.3 rows for a spec 4.2 body, from the same underlying data as the statistics endpoint. */
+/** Legacy report rows for a legacy report body, from the same data as the statistics endpoint. */
 export function legacyReportRows(
 	data: SandboxData,
 	body: unknown,

@@ -7,7 +7,7 @@ type ColumnType = 'string' | 'number' | 'money' | 'date' | 'datetime' | 'boolean
 
 const column = (type: ColumnType, ...keys: string[]) => keys.map((key) => ({ key, type }));
 
-/** spec 2.1: column metadata, in the spec's order, whatever the grouping. */
+/** Column metadata: every column, in the spec's order, whatever the grouping. */
 const STATS_COLUMNS: readonly { key: string; type: ColumnType }[] = [
 	...column('datetime', 'period_date'),
 	...column('money', 'original_spent'),
@@ -52,7 +52,7 @@ const STATS_COLUMNS: readonly { key: string; type: ColumnType }[] = [
 
 export const STATS_COLUMNS_JSON = JSON.stringify(STATS_COLUMNS);
 
-/** spec 2.2 rule 2: present in every row. */
+/** Present in every row, with any grouping or none. */
 const COMMON_FIELDS: readonly string[] = [
 	'period_date',
 	'original_spent',
@@ -71,7 +71,7 @@ const COMMON_FIELDS: readonly string[] = [
 	'platform_id',
 ];
 
-/** spec 2.2 rule 3. */
+/** The fields each grouping value adds to a row. */
 const GROUPING_FIELDS: Readonly<Record<Grouping, readonly string[]>> = {
 	cabinet: ['platform_cabinet_name', 'platform_cabinet_id'],
 	campaign: ['platform_cabinet_name', 'campaign_name', 'campaign_id'],
@@ -105,7 +105,7 @@ const GROUPING_FIELDS: Readonly<Record<Grouping, readonly string[]>> = {
 	],
 };
 
-/** spec 2.2 rule 4: the union of the chosen groupings' fields, in column order. */
+/** Several groupings merge: the union of the chosen groupings' fields, in column order. */
 export function rowKeys(groupings: readonly Grouping[]): string[] {
 	const wanted = new Set<string>(COMMON_FIELDS);
 	for (const g of groupings) for (const key of GROUPING_FIELDS[g]) wanted.add(key);

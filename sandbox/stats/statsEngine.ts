@@ -93,7 +93,7 @@ function statsBuckets(
 	};
 }
 
-/** Ground truth: every row of a query at an instant (spec 2.1, 2.2, 4.1), as objects. */
+/** Ground truth: every row of a query at an instant, as objects. */
 export function computeStatsRows(
 	data: SandboxData,
 	query: StatsQuery,
@@ -139,7 +139,7 @@ export class StatsEngine {
 		}
 	}
 
-	/** The spec 2.1 response for one page, as buffers to write in order. */
+	/** One page of the statistics response (columns, rows, count, cursor), as buffers in order. */
 	pageChunks(result: StatsResult, offset: number, limit: number, cursor: string | null): Buffer[] {
 		const first = Math.min(offset, result.count);
 		const last = Math.min(result.count, offset + limit);

@@ -10,11 +10,11 @@ import {
 import { GROUPINGS, type Grouping } from './statsColumns';
 import { parseIsoDate } from './isoDate';
 
-/** spec 8: maximum `limit`; also our default for the statistics endpoint. */
+/** The statistics endpoint's maximum `limit`; also our default for it. */
 const STATS_MAX_LIMIT = 500;
 const STATS_DEFAULT_LIMIT = 500;
 
-/** A validated spec 4.1 body with defaults filled in. */
+/** A validated statistics request body with defaults filled in. */
 export interface StatsQuery {
 	period_from: string;
 	period_to: string;
@@ -135,7 +135,7 @@ function normalizeField(field: QueryField, value: unknown, errors: FieldErrors):
 	}
 }
 
-/** Flags body keys that spec 4.1 does not define. */
+/** Flags body keys the statistics endpoint does not define. */
 export function checkUnknownFields(body: Record<string, unknown>, errors: FieldErrors): void {
 	for (const key of Object.keys(body)) {
 		if (!(STATS_BODY_FIELDS as readonly string[]).includes(key)) {
@@ -144,7 +144,7 @@ export function checkUnknownFields(body: Record<string, unknown>, errors: FieldE
 	}
 }
 
-/** Validates a full spec 4.1 body (without cursor) against the clock instant `nowMs`. */
+/** Validates a full statistics body (without cursor) against the clock instant `nowMs`. */
 export function validateStatsQuery(
 	body: unknown,
 	nowMs: number,
@@ -199,7 +199,7 @@ function checkPeriodRules(
 	}
 	const unit = query.period_grouping_unit;
 	if (!subDayRules || !SUB_DAY_UNITS.includes(unit)) return;
-	// spec 4.1 rule 1
+	// Sub-day units: data only for the last 5 days, and at most 2 days from period_from to period_to.
 	const earliest = nowMs - 5 * DAY_MS;
 	if (from.ms < earliest) {
 		errors.add(
@@ -215,7 +215,7 @@ function checkPeriodRules(
 	}
 }
 
-/** Compares a parameter sent alongside a cursor with the cursor's query (spec 4.1 rule 4). */
+/** Compares a parameter sent alongside a cursor (which may come alone) with the cursor's query. */
 export function sameAsCursorQuery(
 	field: QueryField,
 	value: unknown,

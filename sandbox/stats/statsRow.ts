@@ -9,10 +9,10 @@ import { ascii, ByteWriter } from './byteWriter';
 /** Local bindings: global lookups are slow inside vm contexts (jest), and these run per slot. */
 const { log2, round } = Math;
 
-/** spec 2.1 platform_id: the platform's number, the same one the legacy report sends as `platform: [10]`. */
+/** A row's platform_id: the platform's number, the same one the legacy report sends as `platform: [10]`. */
 const PLATFORM_NUMBER = 10;
 
-/** The metric fields every row starts with (spec 2.2 rule 2), in column order. */
+/** The metric fields every row starts with, whatever the grouping, in column order. */
 const METRIC_KEYS: readonly string[] = [
 	'period_date',
 	'original_spent',
@@ -53,13 +53,13 @@ const CURRENCY_TEXT = CURRENCIES.map((c) => ascii(c));
 /** Longest metric part of a row in bytes, for sizing the buffer up front. */
 const METRIC_PART_MAX = 480;
 
-/** `numerator / denominator * scale` with two decimals (spec 2.1 decimal strings); "0" for a zero denominator. */
+/** `numerator / denominator * scale` with two decimals (ratios are decimal strings); "0" for a zero denominator. */
 function writeRatio(w: ByteWriter, numerator: number, denominator: number, scale: number): void {
 	if (denominator === 0) w.byte(48);
 	else w.hundredths((numerator / denominator) * scale * 100);
 }
 
-/** Values of the non-metric row fields that describe the bucket's group (spec 2.2 rule 3). */
+/** Values of the non-metric row fields that describe the bucket's group (its groupings' fields). */
 function groupValues(data: SandboxData, ad: Ad, keys: readonly string[]): Record<string, unknown> {
 	const f = ad.fields;
 	const row: Record<string, unknown> = {};
@@ -166,10 +166,10 @@ function groupValues(data: SandboxData, ad: Ad, keys: readonly string[]): Record
 }
 
 /**
- * Serializes rows of one query. The group part of a row (spec 2.2 rule 3) depends only on its
- * group, so it is encoded once per group and copied into every period's row. A row that mixes
- * cabinets of different currencies has no single original currency: original_* then repeat the
- * exchanged values.
+ * Serializes rows of one query. The group part of a row (the fields its groupings add) depends
+ * only on its group, so it is encoded once per group and copied into every period's row. A row
+ * that mixes cabinets of different currencies has no single original currency: original_* then
+ * repeat the exchanged values.
  */
 export class StatsRowWriter {
 	private readonly groupKeys: string[];

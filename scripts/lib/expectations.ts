@@ -254,7 +254,7 @@ export const EXPECTATIONS: Record<string, ExampleExpectation> = {
 				assert.deepEqual(
 					Object.keys(page.body as object),
 					['cursor'],
-					'next pages send only the cursor (spec 4.1 rule 4)',
+					'next pages send only the cursor',
 				);
 			}
 

@@ -69,7 +69,7 @@ export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
 			const rows = items('One row per creative').map((item) => item.json);
 			const creates = requests.filter((r) => r.method === 'POST');
 			const reads = requests.filter((r) => r.method !== 'POST');
-			// The KKTU code 2.1.1 is resolved to its id with one read of the tree (spec 4.10).
+			// kktu_ids takes a node's id, not its code: 2.1.1 is resolved with one read of the tree.
 			assert.deepEqual(
 				reads.map((r) => `${r.method} ${r.path}`),
 				['GET /api/kktu'],
@@ -201,7 +201,7 @@ export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
 			const body = upload.body as MultipartBody;
 			assert.deepEqual(body.fields, { title: 'Customers from sheet' });
 			const file = body.files.audience;
-			assert.ok(file, 'the file part is named "audience" (spec 4.12)');
+			assert.ok(file, 'the file part is named "audience"');
 			const sent = file.bytes
 				.toString('utf8')
 				.split(/[\s,]+/)
@@ -219,7 +219,7 @@ export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
 			assert.ok(created, 'the sandbox has the new audience');
 			const [result] = items('Create audience');
 			assert.equal(items('Create audience').length, 1);
-			// The audience as spec 4.12 lists it (its platform id and title), as the item carries it.
+			// The audience as the API serves it (its platform id and title), as the item carries it.
 			for (const [key, value] of Object.entries(created)) {
 				if (key !== 'account_id') assert.equal(result.json[key], value, key);
 			}

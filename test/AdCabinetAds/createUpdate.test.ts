@@ -23,7 +23,7 @@ describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (plat
 	const leafKktu = () => sandbox().data.kktuIdsAtLevel(3)[4];
 	const eventOf = (accountId: string) => String(sandbox().data.pixelEventsOf(accountId)[1][EVENT]);
 
-	/** Tashkent Digital (automatic labelling, audiences): every field of spec 4.6 set in the node. */
+	/** Tashkent Digital (automatic labelling, audiences): every create field set in the node. */
 	function everyField(): INodeParameters {
 		return minimalCreate({
 			campaignId: 2101,
@@ -96,7 +96,7 @@ describe.each(PLATFORMS)('Ad Cabinet Ads → Create and Update (%s form)', (plat
 		});
 	}
 
-	test('Create with every field set sends exactly the spec 4.6 fields in their types; Get reads the same values back', async () => {
+	test('Create with every field set sends exactly the create fields in their types; Get reads the same values back', async () => {
 		const { items, error } = await run(everyField());
 		expect(error).toBeUndefined();
 		const posts = apiRequests(sandbox()).filter((r) => r.api === 'base');

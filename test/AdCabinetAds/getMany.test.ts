@@ -9,7 +9,7 @@ describe('Ad Cabinet Ads → Get Many and Get', () => {
 	const sandbox = useSandbox({ now: NOW });
 	const run = (parameters: INodeParameters) =>
 		runNode({ type: 'adCabinetAds', parameters, credentials: credentialsFor(sandbox()) });
-	/** The ads the list endpoint serves without filters (spec 4.5), written from the sandbox's records. */
+	/** The ads the list endpoint serves without filters, written from the sandbox's records. */
 	const visibleIds = () =>
 		sandbox()
 			.data.ads.filter(
@@ -109,7 +109,7 @@ describe('Ad Cabinet Ads → Get Many and Get', () => {
 		expect(apiRequests(sandbox())[0].query.period).toBe('today');
 	});
 
-	test('Get by ID returns the spec 2.5 detail; the locator lists the ads by title', async () => {
+	test('Get by ID returns the ad detail; the locator lists the ads by title', async () => {
 		const id = visibleIds()[3];
 		const { items, error } = await run({
 			resource: 'ad',

@@ -5,7 +5,7 @@ import { useSandbox } from '../support/useSandbox';
 import { locator, minimalCreate } from '../support/adFixtures';
 
 /**
- * The rules the node checks before sending (spec 2.6, 4.6, 4.8, 4.10). Each refusal names the field
+ * The rules the node checks before sending a create or an update. Each refusal names the field
  * and the rule, and nothing reaches the ad endpoints; only the KKTU level of an id needs the tree.
  */
 describe('Ad Cabinet Ads → rules checked before any request', () => {
@@ -38,7 +38,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		expect(apiRequests(sandbox()).map((r) => r.method)).toEqual(['POST']);
 	});
 
-	test('KKTU: exactly one value, of the third level (spec 4.10), on create and update', async () => {
+	test('KKTU: exactly one value, of the third level, on create and update', async () => {
 		const [level1] = sandbox().data.kktuIdsAtLevel(1);
 		const [level2] = sandbox().data.kktuIdsAtLevel(2);
 		const [leaf, leaf2] = sandbox().data.kktuIdsAtLevel(3);
@@ -82,7 +82,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		);
 	});
 
-	test('pixel event: at most one id (spec 4.6)', async () => {
+	test('pixel event: at most one id', async () => {
 		await expectRefused(
 			minimalCreate({ tracking: { pixelEvent: '={{ "7700013, 7700026" }}' } }),
 			/^Pixel Event Name or ID: only one pixel event per ad/,
@@ -93,7 +93,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		);
 	});
 
-	test('ad object is required when the promoted URL is a channel invite link (spec 4.6)', async () => {
+	test('ad object is required when the promoted URL is a channel invite link', async () => {
 		for (const link of ['https://t.me/+Qx7PrivUzClub', 'https://t.me/joinchat/AAAAAEdeInsider']) {
 			await expectRefused(
 				minimalCreate({ promoteUrl: link }),
@@ -102,7 +102,7 @@ describe('Ad Cabinet Ads → rules checked before any request', () => {
 		}
 	});
 
-	test('schedule: day keys mon…sun only, hours whole numbers 0–23 (spec 2.6)', async () => {
+	test('schedule: day keys mon…sun only, hours whole numbers 0–23', async () => {
 		const days = (entries: INodeParameters[]) => ({
 			budgetSchedule: { schedule: { days: entries } },
 		});

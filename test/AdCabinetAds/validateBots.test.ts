@@ -6,7 +6,7 @@ import { useSandbox } from '../support/useSandbox';
 const GOOD = 'https://t.me/shop_helper_bot';
 const SMALL = 'https://t.me/tiny_notes_bot';
 
-describe('Ad Cabinet Ads → Validate Bots (spec 4.9)', () => {
+describe('Ad Cabinet Ads → Validate Bots', () => {
 	const sandbox = useSandbox();
 	const params = (extra: INodeParameters = {}): INodeParameters => ({
 		resource: 'ad',

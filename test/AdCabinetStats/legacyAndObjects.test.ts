@@ -23,7 +23,7 @@ describe('Ad Cabinet Stats → Legacy Report and Advertised Objects', () => {
 		...extra,
 	});
 
-	test('Legacy Report sends the spec 4.2 body with its fixed fields and returns one item per result', async () => {
+	test('Legacy Report sends the legacy body with its fixed fields and returns one item per result', async () => {
 		const { items, error } = await run(legacy({ filters: { campaignIds: '101, 102' } }));
 		expect(error).toBeUndefined();
 		const [request] = apiRequests(sandbox());

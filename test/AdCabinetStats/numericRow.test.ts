@@ -7,7 +7,7 @@ function expected(value: unknown): unknown {
 	return Number.isFinite(number) ? number : value;
 }
 
-describe('Numeric Values (decimal strings of spec 2.1 become numbers)', () => {
+describe("Numeric Values (the rows' decimal strings become numbers)", () => {
 	test('every decimal shape converts exactly as Number() does, and anything else is left as sent', () => {
 		const samples = [
 			'7.99',

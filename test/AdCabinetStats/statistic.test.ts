@@ -5,7 +5,7 @@ import { useSandbox } from '../support/useSandbox';
 
 const NOW = '2026-11-20T12:00:00.000Z';
 
-/** spec 2.2, written out independently of the node's code. */
+/** The fields by grouping, written out independently of the node's code. */
 const COMMON = [
 	'period_date',
 	'original_spent',
@@ -116,7 +116,7 @@ describe('Ad Cabinet Stats → Statistic → Get Many', () => {
 		const log = apiRequests(sandbox());
 		expect(log.length).toBe(Math.ceil(expected.length / 20));
 		expect(log[0].body).toMatchObject({ ...bodyOf(p), limit: 20 });
-		// spec 4.1 rule 4: next pages carry only the cursor
+		// next pages carry only the cursor
 		for (const request of log.slice(1))
 			expect(Object.keys(request.body as object)).toEqual(['cursor']);
 	});
@@ -175,7 +175,7 @@ describe('Ad Cabinet Stats → Statistic → Get Many', () => {
 		[['ad']],
 		[['campaign', 'ad_object']],
 		[['cabinet', 'ad']],
-	])('grouping %j gives exactly the spec 2.2 field set', async (grouping) => {
+	])('grouping %j: exactly the common fields plus those its groupings add', async (grouping) => {
 		const p = params({ grouping, returnAll: false, limit: 20, periodFrom: '2026-11-09T00:00:00Z' });
 		const { items, error } = await run(p);
 		expect(error).toBeUndefined();

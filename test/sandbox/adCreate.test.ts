@@ -80,7 +80,7 @@ const DETAIL_KEYS = [
 	'event',
 ];
 
-describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
+describe('create and read ads', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 60 });
 	const base = apiClient(sandbox, 'base');
 	const create = (json: unknown) => base.post(CREATE, { json });
@@ -93,7 +93,7 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 		expect(response.body.detail).toContain(text);
 	}
 
-	test('GET detail has every spec 2.5 field; unknown and non-numeric ids are 404', async () => {
+	test('GET detail has every detail field; unknown and non-numeric ids are 404', async () => {
 		const ad = sandbox().data.ads[0];
 		const detail = await base.get(`/api/advertisement/${PLATFORM}/${ad.id}`);
 		expect(detail.status).toBe(200);
@@ -189,7 +189,7 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 		expect(forbidden.body.detail).toContain('permission');
 	});
 
-	test('schedule: only mon..sun keys, integer hours 0-23 (spec 2.6)', async () => {
+	test('schedule: only mon..sun keys, integer hours 0-23', async () => {
 		await expect400({ ...DE, schedule: { monday: [1] } }, 'schedule', '"monday"');
 		await expect400({ ...DE, schedule: { mon: [24] } }, 'schedule.mon', '0 to 23');
 		await expect400({ ...DE, schedule: { tue: [1.5] } }, 'schedule.tue', 'integer');
@@ -219,7 +219,7 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 		).toBe(201);
 	});
 
-	test('kktu_ids: exactly one third-level id (spec 4.10)', async () => {
+	test('kktu_ids: exactly one third-level id', async () => {
 		const [level1] = sandbox().data.kktuIdsAtLevel(1);
 		const [level2] = sandbox().data.kktuIdsAtLevel(2);
 		const [leafA, leafB] = sandbox().data.kktuIdsAtLevel(3);
@@ -232,14 +232,14 @@ describe('create and read ads (spec 2.5, 4.6, 4.7, 4.10)', () => {
 		expect(ok.body.kktu_ids).toEqual([leafA]);
 	});
 
-	test('a cabinet with automatic labelling needs a KKTU id (spec 4.6)', async () => {
+	test('a cabinet with automatic labelling needs a KKTU id', async () => {
 		await expect400(UZ, 'kktu_ids', 'automatic labelling');
 		await expect400({ ...UZ, kktu_ids: [] }, 'kktu_ids', 'automatic labelling');
 		const [leaf] = sandbox().data.kktuIdsAtLevel(3);
 		expect((await create({ ...UZ, kktu_ids: [leaf] })).status).toBe(201);
 	});
 
-	test(`${EVENT}: one id of the cabinet's pixel events (spec 4.6, 4.11)`, async () => {
+	test(`${EVENT}: one id of the cabinet's pixel events`, async () => {
 		const [event] = sandbox().data.pixelEventsOf('100002');
 		const [foreign] = sandbox().data.pixelEventsOf('100003');
 		await expect400({ ...DE, [EVENT]: [event[EVENT_ID_KEY]] }, EVENT, 'only one');

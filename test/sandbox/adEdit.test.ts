@@ -8,7 +8,7 @@ const EVENT_ID_KEY = 'ext_event_id';
 const EVENT = `${PLATFORM}_event_id`;
 const path = (id: number | string) => `/api/advertisement/${PLATFORM}/${id}`;
 
-describe('edit ads (spec 4.8)', () => {
+describe('edit ads', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 80 });
 	const base = apiClient(sandbox, 'base');
 	const adIn = (accountId: string, status = 'active') => {
@@ -34,7 +34,7 @@ describe('edit ads (spec 4.8)', () => {
 		expect((await base.get(path(ad.id))).body).toEqual(response.body);
 	});
 
-	test('fields outside spec 4.8 are refused, even ones create accepts', async () => {
+	test('fields the edit endpoint does not list are refused, even ones create accepts', async () => {
 		const ad = adIn('100002');
 		await expect400(ad.id, { budget: 500 }, 'budget', 'cannot be changed');
 		await expect400(ad.id, { campaign_id: 2202 }, 'campaign_id', 'cannot be changed');

@@ -26,7 +26,7 @@ const ITEM_TYPES: Record<string, string> = {
 	status_updated_dt: 'string',
 };
 
-describe('ad list (spec 2.4, 4.5, 8)', () => {
+describe('ad list', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 700 });
 	const base = apiClient(sandbox, 'base');
 	const list = async (query: Record<string, string | number | (string | number)[]> = {}) => {
@@ -39,7 +39,7 @@ describe('ad list (spec 2.4, 4.5, 8)', () => {
 			.data.ads.filter((ad) => ad.status !== 'deleted')
 			.map((ad) => ad.id);
 
-	test('items carry every spec 2.4 field with its type', async () => {
+	test('items carry every list item field with its type', async () => {
 		const items = await list({ limit: 20 });
 		for (const item of items) {
 			expect(Object.keys(item).sort()).toEqual(

@@ -25,7 +25,7 @@ function audienceForm(
 	return data;
 }
 
-describe('phone-number audiences (spec 4.12, 8)', () => {
+describe('phone-number audiences', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 10 });
 	const client = apiClient(sandbox, 'client');
 

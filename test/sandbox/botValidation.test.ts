@@ -3,7 +3,7 @@ import { useSandbox } from '../support/useSandbox';
 
 const PATH = '/api/advertisement/bots/validate';
 
-describe('bot validation (spec 4.9, 8)', () => {
+describe('bot validation', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 10 });
 	const base = apiClient(sandbox, 'base');
 

@@ -9,7 +9,7 @@ interface Node {
 	children: Node[];
 }
 
-describe('KKTU classifier (spec 2.8, 4.10)', () => {
+describe('KKTU classifier', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 5 });
 	const client = apiClient(sandbox, 'client');
 

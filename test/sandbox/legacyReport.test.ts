@@ -53,11 +53,11 @@ const LISTS = [
 ];
 const NULLABLE = ['action_type', 'button_type', 'opened'];
 
-describe('legacy report and advertised objects (spec 2.3, 4.2, 4.3)', () => {
+describe('legacy report and advertised objects', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 150 });
 	const base = apiClient(sandbox, 'base');
 
-	test('by ad and account: every spec 2.3 field with its type, numbers not strings', async () => {
+	test('by ad and account: every result field with its type, numbers not strings', async () => {
 		const { status, body } = await base.post(PATH, { json: BODY });
 		expect(status).toBe(200);
 		expect(Object.keys(body)).toEqual(['results']);

@@ -26,7 +26,7 @@ function form(
 	return data;
 }
 
-describe('media upload (spec 2.8, 4.10, 7)', () => {
+describe('media upload', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 10 });
 	const client = apiClient(sandbox, 'client');
 	const base = apiClient(sandbox, 'base');

@@ -17,11 +17,11 @@ const EVENT_KEYS = [
 	'code_snippet',
 ];
 
-describe('pixel tag events (spec 2.7, 2.8, 4.11, 7)', () => {
+describe('pixel tag events', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 120 });
 	const client = apiClient(sandbox, 'client');
 
-	test('list: { items } with the spec 2.7 fields; ads_count counts linked ads', async () => {
+	test('list: { items } with every event field; ads_count counts linked ads', async () => {
 		const { status, body } = await client.get('/api/pixel_events/', {
 			query: { account_id: '100002' },
 		});

@@ -4,7 +4,7 @@ import { useSandbox } from '../support/useSandbox';
 /** These tests run the spec's form (platform 'ext'). */
 const PLATFORM = 'ext';
 
-describe('addresses, paths and auth (spec 5)', () => {
+describe('addresses, paths and auth', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW });
 	const base = apiClient(sandbox, 'base');
 	const client = apiClient(sandbox, 'client');

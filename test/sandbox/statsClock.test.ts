@@ -3,7 +3,7 @@ import { useSandbox } from '../support/useSandbox';
 
 const TODAY = { period_from: '2026-03-10', period_to: '2026-03-10', period_grouping_unit: 'day' };
 
-describe('the clock and the open period (spec 4.1)', () => {
+describe('the clock and the open period', () => {
 	const sandbox = useSandbox({ platform: 'ext', adCount: 150, now: '2026-03-10T12:00:00Z' });
 	const base = apiClient(sandbox, 'base');
 	const page = (json: unknown) => base.post('/api/v1/stats/page', { json });

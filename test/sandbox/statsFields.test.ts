@@ -1,7 +1,7 @@
 import { apiClient, TEST_NOW } from '../support/sandboxClient';
 import { useSandbox } from '../support/useSandbox';
 
-// Literal copies of spec 2.1 and 2.2, independent of the sandbox's own constants.
+// Literal copies of the columns and the fields by grouping, independent of the sandbox's constants.
 const COMMON = [
 	'period_date',
 	'original_spent',
@@ -110,11 +110,11 @@ function expectedKeys(grouping: string[]): string[] {
 	return [...new Set([...COMMON, ...grouping.flatMap((g) => BY_GROUPING[g])])].sort();
 }
 
-describe('statistics rows and columns (spec 2.1, 2.2)', () => {
+describe('statistics rows and columns', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 300 });
 	const base = apiClient(sandbox, 'base');
 
-	test('columns list every spec 2.1 column in order with its type, whatever the grouping', async () => {
+	test('columns list every column in order with its type, whatever the grouping', async () => {
 		for (const grouping of [[], ['ad']]) {
 			const { status, body } = await base.post('/api/v1/stats/page', {
 				json: { ...BODY, grouping },
@@ -134,7 +134,7 @@ describe('statistics rows and columns (spec 2.1, 2.2)', () => {
 		['ad', ['ad']],
 		['campaign + ad_object', ['campaign', 'ad_object']],
 		['every grouping', ['cabinet', 'campaign', 'ad_object', 'ad']],
-	])('%s: every row has exactly the spec 2.2 fields', async (_label, grouping) => {
+	])('%s: rows have the common fields plus those the groupings add', async (_label, grouping) => {
 		const { status, body } = await base.post('/api/v1/stats/page', { json: { ...BODY, grouping } });
 		expect(status).toBe(200);
 		expect(body.rows.length).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ const BODY = {
 	grouping: ['ad'],
 };
 
-describe('statistics paging (spec 4.1 rules 3-4, spec 8)', () => {
+describe('statistics paging: cursor to null, next pages by cursor alone, limit at most 500', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 300 });
 	const base = apiClient(sandbox, 'base');
 	const page = (json: unknown) => base.post('/api/v1/stats/page', { json });

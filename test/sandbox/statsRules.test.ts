@@ -4,7 +4,7 @@ import { useSandbox } from '../support/useSandbox';
 
 const DAY = { period_from: '2026-03-01', period_to: '2026-03-02', period_grouping_unit: 'day' };
 
-describe('statistics validation, currency and filters (spec 4.1)', () => {
+describe('statistics validation, currency and filters', () => {
 	const sandbox = useSandbox({ platform: 'ext', now: TEST_NOW, adCount: 200 });
 	const base = apiClient(sandbox, 'base');
 	const page = (json: unknown) => base.post('/api/v1/stats/page', { json });
@@ -61,7 +61,7 @@ describe('statistics validation, currency and filters (spec 4.1)', () => {
 		await expect400({ ...DAY, offset: 10 }, 'offset', 'unknown field');
 	});
 
-	describe.each(['hour', '30_minutes', '5_minutes'])('spec 4.1 rule 1 for %s', (unit) => {
+	describe.each(['hour', '30_minutes', '5_minutes'])('sub-day unit %s', (unit) => {
 		test('period_from more than 5 days back is refused', async () => {
 			await expect400(
 				{

@@ -13,7 +13,7 @@ export const AD_PATH: Record<Platform, string> = {
 	ext: '/api/advertisement/ext/',
 };
 
-/** Every body field of spec 4.6, written out from the spec table, the pixel event under its name in each form. */
+/** Every body field of ad create, written out from the spec's table, the pixel event under its name in each form. */
 export const specCreateFields = (platform: Platform): string[] => [
 	'campaign_id',
 	'title',

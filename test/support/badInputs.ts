@@ -85,7 +85,7 @@ const phones = (list: string[]) => list.map((phone) => ({ phone }));
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 
 export const BAD_INPUTS: BadInput[] = [
-	// Dates, units and spans (spec 4.1)
+	// Dates, units and spans of the statistics period
 	{
 		name: 'stats: Period From after Period To',
 		type: 'adCabinetStats',
