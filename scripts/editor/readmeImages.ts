@@ -41,6 +41,8 @@ const HOVER_FADE_MS = 600;
 /** The canvas animates to its new zoom for about this long. */
 const FIT_VIEW_MS = 600;
 const EXECUTE_STEP = '[data-test-id="node-execute-button"]';
+/** The output pane's Schema, Table and JSON buttons. */
+const DISPLAY_MODE = '[data-test-id="ndv-run-data-display-mode"]';
 
 /** An example of a sub-folder of examples/, imported under its file name. */
 export function subfolderExample(path: string): Example {
@@ -212,6 +214,11 @@ interface TriggerPicture {
 	node: string;
 	/** The trigger's name in the check's title, e.g. "Stats Trigger". */
 	label: string;
+	/**
+	 * The output pane's view when the table is too wide for it: Schema lists every field once, down
+	 * the pane, with the value of the item that has it (a declined ad's decline_reason too).
+	 */
+	view?: 'Schema';
 }
 
 /**
@@ -243,6 +250,14 @@ export async function writeTriggerImage(
 			const shown = await executeAndWaitForItems(editor, 1, 'trigger');
 			console.log(`      Fetch Test Event: ${shown} in the output pane`);
 			assert.deepEqual(await errorToasts(page), [], 'error toasts');
+			if (picture.view) {
+				await ndv
+					.locator(DISPLAY_MODE)
+					.last()
+					.getByText(picture.view, { exact: true })
+					.click({ timeout: 20_000 });
+				await page.waitForTimeout(HOVER_FADE_MS);
+			}
 			await page.mouse.move(0, VIEWPORT.height / 2);
 			await page.waitForTimeout(HOVER_FADE_MS);
 			await page.screenshot({ path: file });

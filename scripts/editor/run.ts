@@ -250,7 +250,12 @@ async function main(): Promise<number> {
 				browser,
 				server.url,
 				nodes.find((n) => n.type === `${pkg.name}.adCabinetAdsTrigger`),
-				{ image: 'ads-trigger-panel.png', node: 'AdCabinetAdsTrigger', label: 'Ads Trigger' },
+				{
+					image: 'ads-trigger-panel.png',
+					node: 'AdCabinetAdsTrigger',
+					label: 'Ads Trigger',
+					view: 'Schema',
+				},
 			);
 			await checks.check('docs/images/media-cabinet-picker.png: the open Cabinet ID list', () => {
 				assert.ok(pickerShot, 'no screenshot of the open Cabinet ID list was taken');
