@@ -112,6 +112,7 @@ async function main(): Promise<number> {
 				? {
 						days: 6,
 						repetitions: 2,
+						w1Goals: false,
 						links: [
 							{ rttMs: 0, setupRtts: 0 },
 							{ rttMs: 40, setupRtts: 2 },
@@ -120,6 +121,7 @@ async function main(): Promise<number> {
 				: {
 						days: 23,
 						repetitions: 5,
+						w1Goals: true,
 						links: [
 							{ rttMs: 0, setupRtts: 0 },
 							{ rttMs: 40, setupRtts: 1 },

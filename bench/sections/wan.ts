@@ -23,6 +23,12 @@ interface WanOptions {
 	days: number;
 	repetitions: number;
 	links: Link[];
+	/**
+	 * Whether the 40 ms lines carry W1's goals. They are set for the full pull (about 20,000 rows in
+	 * 42 pages); over a quick run's 11 pages the first page, which must come back before any part
+	 * can start, is a fifth of the pull, so its ratios say nothing about them.
+	 */
+	w1Goals: boolean;
 }
 
 const SUBJECTS: SubjectName[] = ['ours', 'oursSequential', 'peer', 'floor'];
@@ -166,7 +172,8 @@ export async function wanBench(
 			goal: '',
 			measured: SUBJECTS.map((s) => `${SHORT[s]} ${formatMs(median(t[s]))}`).join(', '),
 		});
-		const w1 = link.rttMs === 40 && link.setupRtts === 2;
+		const w1 = options.w1Goals && link.rttMs === 40 && link.setupRtts === 2;
+		const w2 = link.rttMs === 0;
 		lines.push(
 			{
 				id: w1 ? 'W1' : 'W',
@@ -177,21 +184,21 @@ export async function wanBench(
 				...(w1 ? { limit: 0.35 } : {}),
 			},
 			{
-				id: w1 ? 'W1' : link.rttMs === 0 ? 'W2' : 'W',
+				id: w1 ? 'W1' : w2 ? 'W2' : 'W',
 				what: `${linkName(link)}: Stats node vs sequential undici keep-alive floor`,
-				goal: w1 ? '≤ 0.55× floor' : link.rttMs === 0 ? '≤ 1.4× floor' : '',
+				goal: w1 ? '≤ 0.55× floor' : w2 ? '≤ 1.4× floor' : '',
 				measured: `${formatMs(median(t.ours))} vs ${formatMs(median(t.floor))}`,
 				ratio: pairedRatio(t.ours, t.floor),
-				...(w1 ? { limit: 0.55 } : link.rttMs === 0 ? { limit: 1.4 } : {}),
+				...(w1 ? { limit: 0.55 } : w2 ? { limit: 1.4 } : {}),
 			},
 			...(link.breakdown ? [breakdownLine(link, link.breakdown)] : []),
 			{
-				id: link.rttMs === 0 ? 'W2' : 'W',
+				id: w2 ? 'W2' : 'W',
 				what: `${linkName(link)}: Stats node (default Requests at Once) vs the same with Requests at Once 1`,
-				goal: link.rttMs === 0 ? '≤ 1.0× (no slower)' : '',
+				goal: w2 ? '≤ 1.0× (no slower)' : '',
 				measured: `${formatMs(median(t.ours))} vs ${formatMs(median(t.oursSequential))}${link.rttMs > 0 ? `; connections a pull: ${link.connections.ours} vs ${link.connections.oursSequential}` : ''}`,
 				ratio: pairedRatio(t.ours, t.oursSequential),
-				...(link.rttMs === 0 ? { limit: 1.0 } : {}),
+				...(w2 ? { limit: 1.0 } : {}),
 			},
 		);
 	}
