@@ -31,15 +31,15 @@ export const DEFAULT_PARALLEL_REQUESTS = 8;
 export const MAX_PARALLEL_REQUESTS = 32;
 
 /**
- * Pulls statistics (docs/api-rules.md#statistics). The first page is always the whole query, exactly as a sequential
- * pull would ask. For Return All (or a Limit the API's count shows is no smaller than the
- * result), the rest of the period is then cut at the starts of the API's own periods, learned
- * from the period_date values of that page, and the parts are fetched several at a time, each by
- * its own cursor, longest first, through a gate of `parallel` requests in flight. The rows are handed on in the
- * order of one sequential pull. Anything that would make them differ (a row whose period starts
- * before its part, one period in two parts, a total other than the API's count) drops the parts
- * and finishes the whole query's own cursor instead. Pages are reads, so each is retried on
- * transient failures without restarting the run.
+ * Pulls statistics (docs/api-rules.md#statistics). The first page is always the whole query,
+ * exactly as a sequential pull would ask. For Return All (or a Limit the API's count shows is no
+ * smaller than the result), the rest of the period is then cut at the starts of the API's own
+ * periods, learned from the period_date values of that page, and the parts are fetched several at
+ * a time, each by its own cursor, longest first, through a gate of `parallel` requests in flight.
+ * The rows are handed on in the order of one sequential pull. Anything that would make them differ
+ * (a row whose period starts before its part, one period in two parts, a total other than the
+ * API's count) drops the parts and finishes the whole query's own cursor instead. Pages are reads,
+ * so each is retried on transient failures without restarting the run.
  */
 export async function fetchStats(
 	this: RequestContext,
