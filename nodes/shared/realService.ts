@@ -13,10 +13,9 @@ import {
 	type ConnectionOptions,
 	type RequestContext,
 } from './transport/request';
-import { pagingStoppedEarly } from './returnAll';
+import { pagingStoppedEarly, readLimit } from './returnAll';
 import { invalidInput } from './validation';
 import { eachItem } from './perItem';
-import { readLimit } from './returnAll';
 import { pick } from './simplify';
 import { PLATFORM_LABEL, platformNames, type PlatformNames } from './platform';
 

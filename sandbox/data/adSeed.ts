@@ -4,7 +4,8 @@ import { DAY_MS, SLOT_MS } from '../metrics/time';
 import { asTargetBot, KNOWN_BOTS, MIN_BOT_DAILY_USERS } from './bots';
 import { CAMPAIGNS, CABINETS, OBJECTS, type ObjectTemplate } from './cabinets';
 import { isoWithOffset } from './format';
-import type { Ad, AdFields, AdStatus, AdType, Cabinet, PixelEvent, Schedule } from './model';
+import type { Ad, AdFields, AdStatus, AdType, Cabinet, PixelEvent } from './model';
+import type { Schedule } from './schedule';
 
 export const FIRST_AD_ID = 10001;
 export const AD_EXT_ID_OFFSET = 700_000_000;

@@ -1,11 +1,11 @@
 import { ACTIONS, CLICKS, OPENS, SPEND, VIEWS } from '../metrics/metricSource';
 import { dottedDateTime, isoWithOffset, ratioNumber, round2 } from './format';
 import type { Ad } from './model';
-import type { SandboxData } from './sandboxData';
+import type { SandboxReader } from './reader';
 import { timezoneAsServed } from './scheduleTimezone';
 
 /** The ad detail object, keys in the spec's order. */
-export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
+export function adDetail(data: SandboxReader, ad: Ad): Record<string, unknown> {
 	const f = structuredClone(ad.fields);
 	const cabinet = data.cabinet(ad.accountId);
 	const event =
@@ -77,7 +77,7 @@ export function adDetail(data: SandboxData, ad: Ad): Record<string, unknown> {
 }
 
 /** The ad list item, with lifetime metrics up to the clock's now. */
-export function adListItem(data: SandboxData, ad: Ad): Record<string, unknown> {
+export function adListItem(data: SandboxReader, ad: Ad): Record<string, unknown> {
 	const totals = data.lifetimeMetrics(ad);
 	const spent = round2(totals[SPEND] / 100);
 	const views = totals[VIEWS];

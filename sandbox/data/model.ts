@@ -1,5 +1,6 @@
 import type { Currency } from './currencies';
 import type { MetricProfile } from '../metrics/metricProfile';
+import type { Schedule } from './schedule';
 
 export interface Cabinet {
 	account_id: string;
@@ -46,8 +47,6 @@ export const AD_STATUSES = [
 	'deleted',
 ] as const;
 export type AdStatus = (typeof AD_STATUSES)[number];
-export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
-export type Schedule = Record<Weekday, number[]>;
 
 export interface AdMedia {
 	token: string;

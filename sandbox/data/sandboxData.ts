@@ -44,6 +44,7 @@ import {
 	PIXEL_EVENT_TYPES,
 	seedPixelEvents,
 } from './pixelSeed';
+import type { SandboxReader } from './reader';
 
 interface SandboxDataInit {
 	seed: number;
@@ -58,7 +59,7 @@ interface SandboxDataInit {
 }
 
 /** Seeded state of the sandbox plus ground-truth queries for assertions. */
-export class SandboxData {
+export class SandboxData implements SandboxReader {
 	readonly seed: number;
 	readonly cabinets: Cabinet[] = CABINETS.map((c) => ({ ...c }));
 	readonly campaigns: Campaign[] = CAMPAIGNS.map((c) => ({ ...c }));

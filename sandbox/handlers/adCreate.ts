@@ -2,7 +2,8 @@ import { actionTypeOf, AD_EXT_ID_OFFSET, CANNOT_EDIT_FIELDS, fullSchedule } from
 import { adDetail } from '../data/adViews';
 import { asTargetBot, findBot } from '../data/bots';
 import type { SandboxData } from '../data/sandboxData';
-import type { Ad, AdFields, AdMedia, AdType, Schedule, TargetBot } from '../data/model';
+import type { Ad, AdFields, AdMedia, AdType, TargetBot } from '../data/model';
+import type { Schedule } from '../data/schedule';
 import { buildProfile } from '../metrics/metricProfile';
 import { SLOT_MS } from '../metrics/time';
 import { parseIsoDate } from '../stats/isoDate';

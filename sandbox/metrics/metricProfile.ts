@@ -1,5 +1,5 @@
 import { fraction, hash32 } from '../random';
-import type { Schedule, Weekday } from '../data/model';
+import type { Schedule, Weekday } from '../data/schedule';
 
 /** Immutable delivery characteristics of one ad; its statistics derive from these and the seed. */
 export interface MetricProfile {

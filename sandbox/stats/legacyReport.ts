@@ -1,6 +1,6 @@
 import { isoDate, ratioNumber, round2 } from '../data/format';
 import type { Ad } from '../data/model';
-import type { SandboxData } from '../data/sandboxData';
+import type { SandboxReader } from '../data/reader';
 import { FieldErrors, fieldError, isPlainObject } from '../errors';
 import { ACTIONS, CLICKS, OPENS, VIEWS } from '../metrics/metricSource';
 import { DAY_MS, type PeriodUnit } from '../metrics/time';
@@ -184,7 +184,7 @@ function validateLegacyBody(body: unknown, platform: Platform): LegacyQuery {
 }
 
 function shapeLegacyRow(
-	data: SandboxData,
+	data: SandboxReader,
 	bucket: Bucket,
 	q: LegacyQuery,
 ): Record<string, unknown> {
@@ -232,7 +232,7 @@ function shapeLegacyRow(
 
 /** Legacy report rows for a legacy report body, from the same data as the statistics endpoint. */
 export function legacyReportRows(
-	data: SandboxData,
+	data: SandboxReader,
 	body: unknown,
 	nowMs: number,
 ): Record<string, unknown>[] {

@@ -1,5 +1,5 @@
 import type { Ad } from '../data/model';
-import type { SandboxData } from '../data/sandboxData';
+import type { SandboxReader } from '../data/reader';
 import { SLOT_MS } from '../metrics/time';
 import { aggregate, type Bucket } from './aggregate';
 import { rowKeys, STATS_COLUMNS_JSON, type Grouping } from './statsColumns';
@@ -61,7 +61,7 @@ function compareGroupsBy(grouping: readonly Grouping[]): (a: Ad, b: Ad) => numbe
 
 /** The ordered buckets of a query at an instant, and the writer that turns them into rows. */
 function statsBuckets(
-	data: SandboxData,
+	data: SandboxReader,
 	query: StatsQuery,
 	asOfMs: number,
 ): { buckets: Bucket[]; writer: StatsRowWriter } {
@@ -95,7 +95,7 @@ function statsBuckets(
 
 /** Ground truth: every row of a query at an instant, as objects. */
 export function computeStatsRows(
-	data: SandboxData,
+	data: SandboxReader,
 	query: StatsQuery,
 	asOfMs: number,
 ): Record<string, unknown>[] {
@@ -112,7 +112,7 @@ const EMPTY = Buffer.alloc(0);
 export class StatsEngine {
 	private readonly cache = new Map<string, StatsResult>();
 
-	constructor(private readonly data: SandboxData) {}
+	constructor(private readonly data: SandboxReader) {}
 
 	result(query: StatsQuery, asOfMs: number): StatsResult {
 		const key = `${JSON.stringify({ ...query, limit: 0 })}|${Math.floor(asOfMs / SLOT_MS)}|${this.data.version}|${this.data.bucketZone.name}`;

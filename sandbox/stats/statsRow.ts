@@ -2,7 +2,7 @@ import { CURRENCIES, type Currency } from '../data/currencies';
 import { formatMinor } from '../data/format';
 import { UTC_ZONE, zonedIso, type BucketZone } from '../metrics/time';
 import type { Ad } from '../data/model';
-import type { SandboxData } from '../data/sandboxData';
+import type { SandboxReader } from '../data/reader';
 import type { Bucket } from './aggregate';
 import { ascii, ByteWriter } from './byteWriter';
 
@@ -60,7 +60,11 @@ function writeRatio(w: ByteWriter, numerator: number, denominator: number, scale
 }
 
 /** Values of the non-metric row fields that describe the bucket's group (its groupings' fields). */
-function groupValues(data: SandboxData, ad: Ad, keys: readonly string[]): Record<string, unknown> {
+function groupValues(
+	data: SandboxReader,
+	ad: Ad,
+	keys: readonly string[],
+): Record<string, unknown> {
 	const f = ad.fields;
 	const row: Record<string, unknown> = {};
 	for (const key of keys) {
@@ -178,7 +182,7 @@ export class StatsRowWriter {
 	private readonly currencyText: Uint8Array;
 
 	constructor(
-		private readonly data: SandboxData,
+		private readonly data: SandboxReader,
 		keys: readonly string[],
 		currency: Currency,
 		private readonly zone: BucketZone = UTC_ZONE,

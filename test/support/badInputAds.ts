@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { minimalCreate } from './adFixtures';
-import type { BadInput } from './badInputs';
+import type { BadInput } from './badInputCase';
 
 const create = minimalCreate;
 const update = (updateFields: INodeParameters): INodeParameters => ({

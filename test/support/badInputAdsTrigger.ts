@@ -1,4 +1,4 @@
-import type { BadInput } from './badInputs';
+import type { BadInput } from './badInputCase';
 
 /** Bad inputs of the Ads Trigger: each refused before the ad list is read. */
 export const ADS_TRIGGER_BAD_INPUTS: BadInput[] = [

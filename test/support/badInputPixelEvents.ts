@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import type { BadInput } from './badInputs';
+import type { BadInput } from './badInputCase';
 
 const pixel = (operation: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'pixelEvent',

@@ -1,17 +1,7 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { AD_CONTINUE_ON_FAIL } from './continueOnFailAds';
+import type { FailingSecondItem } from './continueOnFailCase';
 import { PIXEL_CONTINUE_ON_FAIL } from './continueOnFailPixelEvents';
-
-export interface FailingSecondItem {
-	name: string;
-	type: string;
-	parameters: INodeParameters;
-	/** Two input items: the first succeeds, the second fails. */
-	input: Array<IDataObject | INodeExecutionData>;
-	error: RegExp;
-	/** The node version, where the field exists only from one on; 1 by default. */
-	typeVersion?: number;
-}
 
 const PNG = Buffer.from(
 	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

@@ -1,5 +1,5 @@
 import { minimalCreate } from './adFixtures';
-import type { FailingSecondItem } from './continueOnFail';
+import type { FailingSecondItem } from './continueOnFailCase';
 
 const create = minimalCreate({ title: '={{ $json.title }}' });
 

@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import type { FailingSecondItem } from './continueOnFail';
+import type { FailingSecondItem } from './continueOnFailCase';
 
 const CABINET = 'ACC07021';
 const pixel = (operation: string, extra: INodeParameters): INodeParameters => ({

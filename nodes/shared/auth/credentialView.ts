@@ -1,6 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import type { PaceLimit } from '../transport/pacing';
 
 /**
  * How the credential gets its access token (the real service: an access token lives 1 hour, a
@@ -38,6 +37,15 @@ interface StoredSession {
 	owner: string;
 	key: string;
 	refusal: string;
+}
+
+/**
+ * The rate limit the credential sets: at most `requests` request starts in any `windowMs`, per
+ * credential and URL path (the pacer in the transport keeps to it).
+ */
+export interface PaceLimit {
+	requests: number;
+	windowMs: number;
 }
 
 /**

@@ -16,6 +16,7 @@ export {
 	SESSION,
 	viewOf,
 	type CredentialView,
+	type PaceLimit,
 } from './credentialView';
 export { forgetSharedRenewals, renewSession, SHARED_FOR_MS } from './renewal';
 export { RenewalFailed } from './renewalMessages';

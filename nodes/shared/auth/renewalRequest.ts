@@ -1,7 +1,7 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 import { retried, withDeadline, type Outcome } from '../transport/attempts';
-import { pacer, type PaceLimit } from '../transport/pacing';
-import type { CredentialView } from './credentialView';
+import { pacer } from '../transport/pacing';
+import type { CredentialView, PaceLimit } from './credentialView';
 
 export interface HttpHelper {
 	helpers: { httpRequest: IHttpRequestHelper['helpers']['httpRequest'] };

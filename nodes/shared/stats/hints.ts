@@ -1,5 +1,5 @@
 import type { NodeExecutionHint } from 'n8n-workflow';
-import type { PaceLimit } from '../transport/pacing';
+import type { PaceLimit } from '../auth/credentialView';
 
 /** What the last page of a pull held, to tell whether Limit cut rows off. */
 export interface LastPage {

@@ -1,11 +1,5 @@
-import { sleep, type INode } from 'n8n-workflow';
-import type { CredentialView } from '../auth/credentialView';
-
-/** At most `requests` request starts in any `windowMs`, per credential and URL path. */
-export interface PaceLimit {
-	requests: number;
-	windowMs: number;
-}
+import { LoggerProxy, sleep, type INode } from 'n8n-workflow';
+import type { CredentialView, PaceLimit } from '../auth/credentialView';
 
 interface PathState {
 	/** Start times of the requests let through within the last window, oldest first. */
@@ -103,6 +97,7 @@ export class Pacer {
 					if (reserve) state.reserved++;
 					return waited;
 				}
+				if (waited === 0 && until - now >= 1_000) logWait(key, limit, until - now);
 				await sleep(until - now);
 				waited += until - now;
 			}
@@ -142,6 +137,20 @@ export class Pacer {
 	reset(): void {
 		this.paths.clear();
 	}
+}
+
+/**
+ * A wait of a second or more, in n8n's log at debug level (N8N_LOG_LEVEL=debug): why a workflow
+ * sits still. The metadata names the path and the limit, never the credential.
+ */
+function logWait(key: string, limit: PaceLimit, ms: number): void {
+	const path = key.slice(key.indexOf('\u0000') + 1);
+	const seconds = Math.ceil(ms / 1000);
+	const windowSeconds = limit.windowMs / 1000;
+	LoggerProxy.debug(
+		`Ad Cabinet API: waiting ${seconds} s before the next request to ${path}: the rate limit is ${limit.requests} requests in ${windowSeconds} s for each URL path`,
+		{ rateLimitWait: { path, seconds, requests: limit.requests, windowSeconds } },
+	);
 }
 
 /** The one pacer of this n8n process. */

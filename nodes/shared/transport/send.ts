@@ -8,12 +8,19 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../constants';
-import { credentialViewOf, refusedWith, repeatsSoFar, secretsOf, sendsOf } from '../auth';
+import {
+	credentialViewOf,
+	refusedWith,
+	repeatsSoFar,
+	secretsOf,
+	sendsOf,
+	type PaceLimit,
+} from '../auth';
 import { DEFAULT_RETRY, withDeadline, withRetry } from './attempts';
 import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './nodeErrors';
 import { readFailure, TokenRevoked, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
-import { pacer, type PaceLimit } from './pacing';
+import { pacer } from './pacing';
 
 /** Every kind of n8n function context a request to the API is made from. */
 export type RequestContext =

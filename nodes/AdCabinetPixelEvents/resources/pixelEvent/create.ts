@@ -6,13 +6,11 @@ import type {
 } from 'n8n-workflow';
 import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
-import { PIXEL_CABINET_TYPED_IN } from './fields';
-import { cabinetOf, requiredText } from './fields';
+import { PIXEL_CABINET_TYPED_IN, cabinetOf, requiredText, PIXEL_SAFE_WRITES_SINCE } from './fields';
 import { PATHS } from '../../../shared/constants';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
 import { dryRunGuard, writeOptionsProperty } from '../../../shared/writes';
-import { PIXEL_SAFE_WRITES_SINCE } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['create'] };
 

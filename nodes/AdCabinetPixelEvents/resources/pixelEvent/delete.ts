@@ -6,11 +6,17 @@ import type {
 import type { Operation } from '../../../shared/operation';
 import { cabinetIdFields } from '../../../shared/cabinetId';
 import { PATHS } from '../../../shared/constants';
-import { cabinetOf, eventField, eventOf, eventSucceeded, PIXEL_CABINET_TYPED_IN } from './fields';
+import {
+	cabinetOf,
+	eventField,
+	eventOf,
+	eventSucceeded,
+	PIXEL_CABINET_TYPED_IN,
+	PIXEL_SAFE_WRITES_SINCE,
+} from './fields';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
 import { dryRunGuard, writeOptionsProperty } from '../../../shared/writes';
-import { PIXEL_SAFE_WRITES_SINCE } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['delete'] };
 

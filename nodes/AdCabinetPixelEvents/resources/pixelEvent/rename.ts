@@ -13,11 +13,11 @@ import {
 	eventSucceeded,
 	requiredText,
 	PIXEL_CABINET_TYPED_IN,
+	PIXEL_SAFE_WRITES_SINCE,
 } from './fields';
 import { recordToItem, routed } from '../../../shared/transport/routing';
 import { pixelEventHint } from './hints';
 import { dryRunGuard, writeOptionsProperty } from '../../../shared/writes';
-import { PIXEL_SAFE_WRITES_SINCE } from './fields';
 
 const show = { resource: ['pixelEvent'], operation: ['rename'] };
 
