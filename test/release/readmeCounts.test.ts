@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { INodeProperties, INodeType } from 'n8n-workflow';
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { newestVersion, packageNodeDescriptions } from '../support/packageNodes';
 
 /**
  * The README's stated counts (nodes, operations, the newest node versions) are the package's: a node,
@@ -8,20 +9,8 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
  * counted as a user adding each node now sees them: in its newest version.
  */
 const ROOT = join(__dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-	n8n: { nodes: string[] };
-};
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
-
-/** Each node's description, loaded from its TypeScript source. */
-const descriptions = pkg.n8n.nodes.map((built) => {
-	const source = join(ROOT, built.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
-	const Type = Object.values(require(source) as Record<string, new () => INodeType>)[0];
-	return new Type().description;
-});
-
-const newest = (version: number | number[]) =>
-	Math.max(...(Array.isArray(version) ? version : [version]));
+const descriptions = packageNodeDescriptions();
 
 /** Whether a parameter is shown in node version `version` (its @version show and hide rules). */
 function shownIn(property: INodeProperties, version: number): boolean {
@@ -31,8 +20,8 @@ function shownIn(property: INodeProperties, version: number): boolean {
 }
 
 /** The operations of a node's newest version: `<resource> <operation>`. */
-function operationsOf(description: INodeType['description']): string[] {
-	const version = newest(description.version);
+function operationsOf(description: INodeTypeDescription): string[] {
+	const version = newestVersion(description.version);
 	const shown = description.properties.filter((p) => shownIn(p, version));
 	const resources = new Set(
 		shown
@@ -71,7 +60,10 @@ describe("the README's counts", () => {
 			}),
 		);
 		const actual = Object.fromEntries(
-			descriptions.map((d) => [d.displayName.replace(/^Ad Cabinet /, ''), newest(d.version)]),
+			descriptions.map((d) => [
+				d.displayName.replace(/^Ad Cabinet /, ''),
+				newestVersion(d.version),
+			]),
 		);
 		expect(listed).toEqual(actual);
 	});
