@@ -24,7 +24,7 @@ interface ExampleContext {
 	requests: LoggedRequest[];
 	/** The sandbox n8n talked to; `sandbox.data` is its state and ground truth after the run. */
 	sandbox: Sandbox;
-	/** When the run started. */
+	/** When n8n started the execution, by its own clock: the day the workflow's dates are of. */
 	startedAt: Date;
 }
 

@@ -13,7 +13,7 @@ import type { Sandbox } from '../../sandbox';
 import { cabinetMoney } from '../../sandbox/data/accounts';
 import { setAdStatus } from '../../sandbox/handlers/adStatusControl';
 import { assertCsvOfRows } from './csvRows';
-import { DAY_MS, type ExampleExpectation } from './expectationContext';
+import { utcDay, type ExampleExpectation } from './expectationContext';
 import {
 	EXAMPLES_DIR,
 	exampleId,
@@ -161,7 +161,7 @@ export const TELEGRAM_EXPECTATIONS: Record<string, ExampleExpectation> = {
 		run: 'manual',
 		title:
 			"what reaches Telegram: a CSV of the API's 7 days before today, one row per campaign (spend, views and clicks summed), and an HTML message listing them, the biggest spend first, both to YOUR_CHAT_ID",
-		check({ items, file, requests, sandbox }) {
+		check({ items, file, requests, sandbox, startedAt }) {
 			const stats = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/stats/page');
 			assert.ok(stats.length >= 1, 'no statistics request reached the sandbox');
 			const query = stats[stats.length - 1].body as Record<string, unknown>;
@@ -180,9 +180,8 @@ export const TELEGRAM_EXPECTATIONS: Record<string, ExampleExpectation> = {
 				[...truth.keys()].sort(),
 				'one row per campaign the API has figures for',
 			);
-			const today = Math.floor(sandbox.clock.now().getTime() / DAY_MS) * DAY_MS;
-			const from = new Date(today - 7 * DAY_MS).toISOString().slice(0, 10);
-			const to = new Date(today - DAY_MS).toISOString().slice(0, 10);
+			const from = utcDay(startedAt, -7);
+			const to = utcDay(startedAt, -1);
 			for (const row of rows) {
 				const week = truth.get(Number(row.campaign_id));
 				assert.deepEqual(

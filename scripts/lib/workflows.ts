@@ -133,6 +133,8 @@ export interface Item {
 }
 
 interface NodeRunData {
+	/** When n8n started the node's run (ms since the epoch, n8n's clock). */
+	startTime?: number;
 	error?: { message?: string; description?: string };
 	data?: { main?: Array<Item[] | null> };
 }
