@@ -20,4 +20,4 @@ export { PACKAGE_NAME } from './nodeTypes';
 export { listExamples, listExamplesIn, runExample, itemsOf } from './examples';
 export type { ExampleWorkflow } from './examples';
 export { pollOnce } from './poll';
-export { capturedLogs } from './logs';
+export { capturedLogs, watchLogs } from './logs';

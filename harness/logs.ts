@@ -9,9 +9,18 @@ import { LoggerProxy } from 'n8n-workflow';
 export const capturedLogs: string[] = [];
 
 type Level = 'error' | 'warn' | 'info' | 'debug';
+type LogListener = (level: Level, message: string, meta: unknown) => void;
+const listeners = new Set<LogListener>();
+
+/** Calls `listener` with every line logged from now on, as it is logged; returns what stops it. */
+export function watchLogs(listener: LogListener): () => void {
+	listeners.add(listener);
+	return () => listeners.delete(listener);
+}
 
 function record(level: Level) {
 	return (message: string, meta?: unknown) => {
+		for (const listener of listeners) listener(level, message, meta);
 		let extra = '';
 		if (meta !== undefined) {
 			try {

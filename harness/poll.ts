@@ -20,6 +20,8 @@ interface PollInput {
 	mode?: WorkflowExecuteMode;
 	timezone?: string;
 	typeVersion?: number;
+	/** The trigger's name in its workflow, which its messages quote. */
+	name?: string;
 }
 
 interface PollResult {
@@ -33,7 +35,10 @@ interface PollResult {
  * does, with the workflow static data the caller carries between polls.
  */
 export async function pollOnce(input: PollInput): Promise<PollResult> {
-	const node = ourNode(input.type, input.parameters, { typeVersion: input.typeVersion ?? 1 });
+	const node = ourNode(input.type, input.parameters, {
+		typeVersion: input.typeVersion ?? 1,
+		...(input.name ? { name: input.name } : {}),
+	});
 	const workflow = buildWorkflow({
 		nodes: [node],
 		connections: {},

@@ -7,18 +7,26 @@
  * data table, a Google Sheet, a Telegram chat): the demo runs them with those nodes replaced by
  * pass-throughs, so the line shows the items they would receive, and names the stage that runs
  * them for real. A recipe built on a node this package does not have yet is listed, not run.
+ *
+ * A recipe that starts with the Ads Trigger runs as an active workflow would: a first poll that
+ * records the ads, a decision of moderation in the sandbox, and a second poll whose items run the
+ * rest of the workflow. While a request waits for the rate limit, a line says how long and why.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { Sandbox } from '../sandbox';
+import { setAdStatus } from '../sandbox/handlers/adStatusControl';
 import {
 	itemsOf,
 	listExamples,
 	listExamplesIn,
 	PACKAGE_NAME,
+	pollOnce,
 	runExample,
+	watchLogs,
 	type ExampleWorkflow,
+	type WorkflowResult,
 } from '../harness';
 import { signInCredentialsFor } from '../harness/sandbox';
 
@@ -80,6 +88,45 @@ function passedThrough(folder: string): DemoExample[] {
 	});
 }
 
+const ADS_TRIGGER = `${PACKAGE_NAME}.adCabinetAdsTrigger`;
+
+/**
+ * An example that starts with the Ads Trigger, run as an active workflow: the first poll records
+ * the ads (and emits nothing), the sandbox's moderation declines one, and the second poll's items
+ * run the rest of the workflow.
+ */
+async function runFromAdsTrigger(
+	example: DemoExample,
+	trigger: INode,
+	credentials: ICredentialDataDecryptedObject,
+	sandbox: Sandbox,
+): Promise<WorkflowResult> {
+	const poll = async (staticData = {}) =>
+		await pollOnce({
+			type: 'adCabinetAdsTrigger',
+			parameters: trigger.parameters,
+			credentials,
+			staticData,
+			typeVersion: trigger.typeVersion,
+			name: trigger.name,
+		});
+	const first = await poll();
+	if (first.error) throw first.error;
+	const ad = sandbox.data.ads.find((candidate) => candidate.status === 'active');
+	if (!ad) throw new Error('the sandbox has no active ad to decline');
+	setAdStatus(sandbox.data, String(ad.id), {
+		status: 'declined',
+		decline_reason: [{ reason: 'The landing page does not match the ad text' }],
+	});
+	const second = await poll(first.staticData);
+	if (second.error) throw second.error;
+	console.log(
+		`  the sandbox's moderation declines ad ${ad.id}; the second poll emits ${second.items?.length ?? 0} item(s), which run the rest of the workflow`,
+	);
+	const pinned = (second.items ?? []).map((item) => ({ json: item.json }));
+	return await runExample({ ...example, pinData: { [trigger.name]: pinned } }, credentials);
+}
+
 /** Writes a node's binary outputs to demo-output/ and returns the files written. */
 function writeFiles(name: string, items: ReturnType<typeof itemsOf>): string[] {
 	const written: string[] = [];
@@ -102,6 +149,18 @@ async function main(): Promise<void> {
 	const credentials = signInCredentialsFor(sandbox);
 	console.log(`Credential: username ${credentials.username} and its password\n`);
 	mkdirSync(OUTPUT_DIR, { recursive: true });
+	// What would sit still without a word: a wait for the rate limit, a trigger's first poll.
+	let current = '';
+	const stopWatching = watchLogs((_level, message, meta) => {
+		const wait = (meta as { rateLimitWait?: Record<string, unknown> } | undefined)?.rateLimitWait;
+		if (wait) {
+			console.log(
+				`  … ${current} waits ${String(wait.seconds)} s: the API takes ${String(wait.requests)} requests per ${String(wait.windowSeconds)} s on each URL path (the real service's limit), and ${String(wait.path)} has had them`,
+			);
+		} else if (message.startsWith('Ad Cabinet Ads Trigger: the first poll')) {
+			console.log(`  ${message.replace(/^Ad Cabinet Ads Trigger: /, '')}`);
+		}
+	});
 	let failures = 0;
 	const examples: DemoExample[] = [
 		...listExamples(),
@@ -115,8 +174,12 @@ async function main(): Promise<void> {
 				);
 				continue;
 			}
+			current = example.file;
 			const started = Date.now();
-			const result = await runExample(example, credentials);
+			const trigger = example.nodes.find((node) => node.type === ADS_TRIGGER);
+			const result = trigger
+				? await runFromAdsTrigger(example, trigger, credentials, sandbox)
+				: await runExample(example, credentials);
 			const parts: string[] = [];
 			const written: string[] = [];
 			for (const name of result.order) {
@@ -143,6 +206,7 @@ async function main(): Promise<void> {
 			`\nSign-ins: ${auth.logins} (${auth.failedLogins} refused), token refreshes: ${auth.refreshes}`,
 		);
 	} finally {
+		stopWatching();
 		await sandbox.stop();
 	}
 	if (failures) {

@@ -282,6 +282,11 @@ export class AdCabinetAdsTrigger implements INodeType {
 			staticData.adCabinetAds = pass.state(
 				read.complete ? undefined : read.nextOffset,
 			) as unknown as IDataObject;
+			if (pass.recordsOnly && read.complete) {
+				this.logger.info(
+					`Ad Cabinet Ads Trigger: the first poll of "${node.name}" recorded the status of ${pass.adCount} ads and emits nothing; from the next poll on it emits each change`,
+				);
+			}
 			return items.length ? [items] : null;
 		} finally {
 			endClaim();

@@ -55,6 +55,16 @@ export class AdPass {
 		this.highest = underWay ? (previous.phi ?? 0) : 0;
 	}
 
+	/** The first pass since activation (or a change of the list query): it only records the ads. */
+	get recordsOnly(): boolean {
+		return this.previous.b === true;
+	}
+
+	/** How many ads the statuses are kept of. */
+	get adCount(): number {
+		return this.map.entries.size;
+	}
+
 	/** The status stored for an ad, when there is one. */
 	statusOf(id: number): string | undefined {
 		return this.map.entries.get(id)?.status;

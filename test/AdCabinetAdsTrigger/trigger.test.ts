@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { capturedLogs } from '../../harness';
 import { useSandbox } from '../support/useSandbox';
 import { addAdLike, listedAds, pollAds, requestsByKind, setAdStatus } from '../support/adsTrigger';
 
@@ -12,10 +13,22 @@ describe.each(['telegram', 'ext'] as const)('Ad Cabinet Ads Trigger (%s form)', 
 	const active = () => listedAds(sandbox()).filter((ad) => ad.status === 'active');
 
 	test('the first poll records every ad and emits nothing; a decline is emitted once, with its reasons from the detail', async () => {
+		const logged = capturedLogs.length;
 		const first = await pollAds(sandbox(), {});
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
 		expect(requestsByKind(sandbox()).detail).toEqual([]);
+		// n8n's log says why an active trigger emitted nothing, once. Ads deleted over 30 days
+		// before the newest status change are not kept.
+		const listed = listedAds(sandbox());
+		const newest = Math.max(...listed.map((ad) => ad.statusUpdatedAt));
+		const kept = listed.filter(
+			(ad) => ad.status !== 'deleted' || ad.statusUpdatedAt >= newest - 30 * 86_400_000,
+		);
+		const recorded = capturedLogs.slice(logged).filter((line) => line.includes('first poll'));
+		expect(recorded).toEqual([
+			`info: Ad Cabinet Ads Trigger: the first poll of "Node" recorded the status of ${kept.length} ads and emits nothing; from the next poll on it emits each change`,
+		]);
 
 		const [ad] = active();
 		sandbox().clock.set(new Date('2026-11-17T09:05:00Z'));

@@ -1,5 +1,5 @@
 import { viewOf } from '../../../../nodes/shared/auth';
-import type { INode } from 'n8n-workflow';
+import { LoggerProxy, type INode } from 'n8n-workflow';
 import { Pacer, paceKey, paceLimitOf, pacingFor } from '../../../../nodes/shared/transport/pacing';
 
 const LIMIT = { requests: 3, windowMs: 10_000 };
@@ -39,6 +39,33 @@ describe('Pacer: a sliding window per credential and path', () => {
 				started.filter((other) => other >= start && other < start + LIMIT.windowMs).length,
 			).toBeLessThanOrEqual(3);
 		}
+	});
+
+	test("a wait of a second or more is one debug line in n8n's log, with the path and the limit", async () => {
+		const lines: Array<[string, unknown]> = [];
+		const record = (message: string, meta?: unknown) => lines.push([message, meta]);
+		LoggerProxy.init({ error: record, warn: record, info: record, debug: record });
+		const pacer = new Pacer();
+		const key = paceKey(
+			{ credentials: { adCabinetApi: { id: 'c1', name: 'c' } } } as unknown as INode,
+			viewOf({ baseUrl: 'https://client.example', username: 'u' }),
+			'https://client.example/api/v1/stats/page',
+		);
+		startMany(pacer, key, 5);
+		await jest.advanceTimersByTimeAsync(LIMIT.windowMs + MARGIN);
+		expect(lines).toEqual([
+			[
+				'Ad Cabinet API: waiting 11 s before the next request to /api/v1/stats/page: the rate limit is 3 requests in 10 s for each URL path',
+				{
+					rateLimitWait: {
+						path: '/api/v1/stats/page',
+						seconds: 11,
+						requests: 3,
+						windowSeconds: 10,
+					},
+				},
+			],
+		]);
 	});
 
 	describe('a place kept for the repeat n8n sends after a 401', () => {
