@@ -131,7 +131,8 @@ interface N8nEnvOptions {
  */
 export function n8nEnv(runtime: N8nRuntime, options: N8nEnvOptions): NodeJS.ProcessEnv {
 	const inherited: NodeJS.ProcessEnv = {};
-	for (const key of ['HOME', 'USER', 'LANG', 'TMPDIR', 'TERM']) {
+	// LD_PRELOAD and FAKETIME: a clock set for the whole stage (scripts/near-midnight.sh) is n8n's too.
+	for (const key of ['HOME', 'USER', 'LANG', 'TMPDIR', 'TERM', 'LD_PRELOAD', 'FAKETIME']) {
 		if (process.env[key] !== undefined) inherited[key] = process.env[key];
 	}
 	return {
