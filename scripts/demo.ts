@@ -42,6 +42,7 @@ const STAGE_OF_FOLDER: Record<string, string | undefined> = {
 /** The AI recipes: they answer an MCP client or a chat through a model, which the demo has not got. */
 const AGENT_RECIPE_STAGES: Record<string, string> = {
 	'agents/adstat-mcp-server.json': 'npm run test:mcp',
+	'agents/telegram-team-bot.json': 'npm run test:telegram',
 };
 
 interface DemoExample extends ExampleWorkflow {

@@ -135,3 +135,42 @@ describe('examples/agents/adstat-mcp-server.json', () => {
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 });
+
+describe('examples/agents/telegram-team-bot.json', () => {
+	const bot = listExamplesIn('agents').find((e) => e.file === 'agents/telegram-team-bot.json');
+	if (!bot) throw new Error('examples/agents/telegram-team-bot.json is missing');
+	const named = (name: string) => bot.nodes.find((n) => n.name === name);
+	const botTools = bot.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`));
+
+	test('Telegram Trigger on messages, only from the chat IDs the sticky note names', () => {
+		const trigger = named('Telegram Trigger');
+		expect(trigger?.parameters).toMatchObject({
+			updates: ['message'],
+			additionalFields: { chatIds: 'YOUR_CHAT_ID' },
+		});
+		const note = bot.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote');
+		expect(String(note?.parameters.content)).toContain('`YOUR_CHAT_ID`');
+	});
+
+	test('the AI Agent has the read tools and Preview, no tool that writes, and answers in the same chat', () => {
+		expect(botTools.map((t) => t.name)).toEqual([
+			'Get statistics',
+			'Get many ads',
+			'Get ad',
+			'Get campaigns',
+			'Get cabinets',
+			'Get balance',
+			'Preview ad change',
+		]);
+		for (const tool of botTools) {
+			expect(bot.connections[tool.name]?.ai_tool?.[0]?.[0]?.node).toBe('AI Agent');
+			if (tool.parameters.operation === 'update')
+				expect(tool.parameters.options).toMatchObject({ dryRun: true });
+		}
+		expect(bot.connections['Chat model']?.ai_languageModel?.[0]?.[0]?.node).toBe('AI Agent');
+		expect(bot.connections['AI Agent']?.main?.[0]?.[0]?.node).toBe('Answer in the chat');
+		expect(named('Answer in the chat')?.parameters.chatId).toBe(
+			"={{ $('Telegram Trigger').item.json.message.chat.id }}",
+		);
+	});
+});
