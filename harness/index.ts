@@ -21,3 +21,4 @@ export { listExamples, listExamplesIn, runExample, itemsOf } from './examples';
 export type { ExampleWorkflow } from './examples';
 export { pollOnce } from './poll';
 export { capturedLogs, watchLogs } from './logs';
+export { runAsTool } from './tool';

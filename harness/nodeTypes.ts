@@ -8,8 +8,9 @@ import type {
 	INodeExecutionData,
 	IExecuteFunctions,
 } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
-import { DirectoryLoader } from 'n8n-core';
+import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
+import { DirectoryLoader, RoutingNode, type ExecuteContext } from 'n8n-core';
+import { HarnessToolCaller } from './toolCaller';
 
 const ROOT = join(__dirname, '..');
 const pkg = require(join(ROOT, 'package.json')) as {
@@ -118,6 +119,7 @@ export class HarnessNodeTypes implements INodeTypes {
 			this.credentialTypes.set(credential.name, credential);
 		}
 		this.types.set('harness.input', new HarnessInput());
+		this.types.set('harness.toolCaller', new HarnessToolCaller());
 		this.types.set('n8n-nodes-base.dataTable', new HarnessDataTableStandIn());
 	}
 
@@ -139,7 +141,37 @@ export class HarnessNodeTypes implements INodeTypes {
 	}
 
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		const ours = nodeType.startsWith(`${pkg.name}.`) && nodeType.endsWith('Tool');
+		if (ours) return this.asTool(nodeType.replace(/Tool$/, ''), version);
 		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	private readonly tools = new Map<string, INodeType>();
+
+	/**
+	 * One of our nodes as n8n's server hands it to a tool caller (the MCP Server Trigger, an AI
+	 * Agent) under its `…Tool` name: the node registry first writes onto the node the `execute` it
+	 * gives every declarative node (the routing alone, run by n8n-core's RoutingNode), then extends
+	 * the node into a tool whose only output is the AI tool connection. Built on a copy of the node, so
+	 * the runs of the plain node elsewhere in this process keep n8n-core's own declarative path.
+	 */
+	private asTool(baseName: string, version?: number): INodeType {
+		const key = `${baseName}@${version ?? 'default'}`;
+		const cached = this.tools.get(key);
+		if (cached) return cached;
+		const base = NodeHelpers.getVersionedNodeType(this.getByName(baseName), version);
+		const registered = Object.create(base) as INodeType;
+		registered.execute = async function (this: ExecuteContext) {
+			return (await new RoutingNode(this, registered).runNode()) ?? [];
+		} as INodeType['execute'];
+		const description = Object.create(registered.description, {
+			name: { value: `${registered.description.name}Tool` },
+			outputs: { value: [NodeConnectionTypes.AiTool] },
+			inputs: { value: [] },
+		}) as INodeType['description'];
+		const tool = Object.create(registered, { description: { value: description } }) as INodeType;
+		this.tools.set(key, tool);
+		return tool;
 	}
 
 	getKnownTypes() {

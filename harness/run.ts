@@ -36,6 +36,8 @@ interface WorkflowInput {
 	timezone?: string;
 	/** Pinned output by node name: such a node outputs it instead of running, as in n8n's manual runs. */
 	pinData?: IPinData;
+	/** The node the run starts from, when it is not the trigger or the first node nothing feeds. */
+	startNode?: string;
 }
 
 export interface NodeRun {
@@ -139,7 +141,9 @@ export async function runWorkflow(input: WorkflowInput): Promise<WorkflowResult>
 		order.push(nodeName);
 	});
 	const additionalData = additionalDataFor(input.credentials ?? {}, hooks);
-	const startNode = startNodeOf(workflow, input.nodes);
+	const startNode = input.startNode
+		? workflow.getNode(input.startNode)!
+		: startNodeOf(workflow, input.nodes);
 	const runExecutionData: IRunExecutionData = createRunExecutionData({
 		resultData: input.pinData ? { pinData: input.pinData } : undefined,
 		executionData: {

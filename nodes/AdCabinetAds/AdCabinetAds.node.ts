@@ -8,6 +8,7 @@ import { searchCabinets } from '../shared/methods/cabinets';
 import { searchCampaigns } from '../shared/methods/campaigns';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { customOperationsOf, resourceParameter } from '../shared/operation';
+import { DeclarativeNodeWithCustomOperations } from '../shared/customOperationsInToolCalls';
 import { operationSubtitle } from '../shared/subtitle';
 import { searchKktu } from '../shared/kktu';
 import { getAudiences, getPixelEvents } from '../shared/methods/cabinetLists';
@@ -36,7 +37,7 @@ const properties: INodeProperties[] = [
 	...resources.flatMap((resource) => resource.properties),
 ];
 
-export class AdCabinetAds implements INodeType {
+export class AdCabinetAds extends DeclarativeNodeWithCustomOperations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet Ads',
 		name: 'adCabinetAds',

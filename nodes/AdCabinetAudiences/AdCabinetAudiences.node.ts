@@ -7,6 +7,7 @@ import {
 import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { customOperationsOf, resourceParameter } from '../shared/operation';
+import { DeclarativeNodeWithCustomOperations } from '../shared/customOperationsInToolCalls';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { audienceResource } from './resources/audience';
@@ -21,7 +22,7 @@ const properties: INodeProperties[] = [
 	...resources.flatMap((resource) => resource.properties),
 ];
 
-export class AdCabinetAudiences implements INodeType {
+export class AdCabinetAudiences extends DeclarativeNodeWithCustomOperations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet Audiences',
 		name: 'adCabinetAudiences',

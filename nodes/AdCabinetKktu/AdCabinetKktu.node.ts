@@ -6,6 +6,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { customOperationsOf, resourceParameter } from '../shared/operation';
+import { DeclarativeNodeWithCustomOperations } from '../shared/customOperationsInToolCalls';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { categoryResource } from './resources/category';
@@ -20,7 +21,7 @@ const properties: INodeProperties[] = [
 	...resources.flatMap((resource) => resource.properties),
 ];
 
-export class AdCabinetKktu implements INodeType {
+export class AdCabinetKktu extends DeclarativeNodeWithCustomOperations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet KKTU',
 		name: 'adCabinetKktu',

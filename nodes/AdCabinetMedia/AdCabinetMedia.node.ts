@@ -7,6 +7,7 @@ import {
 import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { customOperationsOf, resourceParameter } from '../shared/operation';
+import { DeclarativeNodeWithCustomOperations } from '../shared/customOperationsInToolCalls';
 import { operationSubtitle } from '../shared/subtitle';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
 import { mediaResource } from './resources/media';
@@ -21,7 +22,7 @@ const properties: INodeProperties[] = [
 	...resources.flatMap((resource) => resource.properties),
 ];
 
-export class AdCabinetMedia implements INodeType {
+export class AdCabinetMedia extends DeclarativeNodeWithCustomOperations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet Media',
 		name: 'adCabinetMedia',

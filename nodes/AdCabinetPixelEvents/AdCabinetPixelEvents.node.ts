@@ -7,6 +7,7 @@ import {
 import { searchCabinets } from '../shared/methods/cabinets';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { customOperationsOf, resourceParameter } from '../shared/operation';
+import { DeclarativeNodeWithCustomOperations } from '../shared/customOperationsInToolCalls';
 import { operationSubtitle } from '../shared/subtitle';
 import { getPixelEventTypes } from '../shared/methods/cabinetLists';
 import { baseUrlExpression } from '../shared/transport/baseUrl';
@@ -23,7 +24,7 @@ const properties: INodeProperties[] = [
 	...resources.flatMap((resource) => resource.properties),
 ];
 
-export class AdCabinetPixelEvents implements INodeType {
+export class AdCabinetPixelEvents extends DeclarativeNodeWithCustomOperations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet Pixel Events',
 		name: 'adCabinetPixelEvents',

@@ -6,6 +6,7 @@ import {
 } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../shared/constants';
 import { customOperationsOf, resourceParameter } from '../shared/operation';
+import { DeclarativeNodeWithCustomOperations } from '../shared/customOperationsInToolCalls';
 import { operationSubtitle } from '../shared/subtitle';
 import { getAdObjects } from '../shared/methods/adObjects';
 import { getCabinets } from '../shared/methods/cabinets';
@@ -35,7 +36,7 @@ const properties: INodeProperties[] = [
 	...resources.flatMap((resource) => resource.properties),
 ];
 
-export class AdCabinetStats implements INodeType {
+export class AdCabinetStats extends DeclarativeNodeWithCustomOperations implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ad Cabinet Stats',
 		name: 'adCabinetStats',

@@ -8,7 +8,7 @@ import { nodeTypes, PACKAGE_NAME } from '../../harness';
 import type { Sandbox } from '../../sandbox';
 import { itemsOf, type RunData, type WorkflowJson } from '../lib/workflows';
 import { errorOf, finalAnswer, rowsOf, AUDIENCE_SIZE, type Transcript } from './conversation';
-import type { ModelServer } from './modelServer';
+import type { ModelServer } from '../lib/modelServer';
 import { SECRET, type SecretServer } from './secretServer';
 import { AGENT_NODE, DE_CABINET, toolNameOf, TOOLS, UZ_CABINET, type ToolName } from './workflow';
 

@@ -5,7 +5,7 @@
  * of the refusal, as a model would: the stage fails if the message does not say enough.
  */
 import type { Sandbox } from '../../sandbox';
-import { lastToolResults, type ChatRequest, type ChatTool, type Step } from './modelServer';
+import { lastToolResults, type ChatRequest, type ChatTool, type Step } from '../lib/modelServer';
 import { DE_CABINET, toolNameOf, type ToolName } from './workflow';
 
 interface Observation {

@@ -25,7 +25,7 @@ import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib
 import type { Example } from '../lib/workflows';
 import { checksOf, PNG } from './checks';
 import { conversation, ASKED_CABINET } from './conversation';
-import { ModelServer } from './modelServer';
+import { ModelServer } from '../lib/modelServer';
 import { SecretServer } from './secretServer';
 import { agentCredentials, agentWorkflow } from './workflow';
 

@@ -33,12 +33,14 @@ export function setUpStage(
 	stage: string,
 	started: number,
 	mode: 'pack' | 'link' = 'pack',
+	/** The n8n version, for a stage that runs two; N8N_VERSION (or 2.41.1) otherwise. */
+	version?: string,
 ): StageSetup | undefined {
 	const pkg = repoPackageJson();
 	let t = Date.now();
 	let runtime: N8nRuntime;
 	try {
-		runtime = ensureN8n();
+		runtime = ensureN8n(version);
 	} catch (error) {
 		console.error(`  ✗ ${(error as Error).message}`);
 		console.log(`${stage} stage: ${seconds(Date.now() - started)}`);

@@ -13,7 +13,11 @@
  *  3. the weekly report sends one HTML message and one CSV document whose rows are the API's;
  *  4. the declined-ad recipe, after the sandbox declines one ad and holds another, sends one HTML
  *     message per ad its Ads Trigger gives, with the title, campaign, status and reasons;
- *  5. every call reached the stand-in with the bot's token, and Telegram refused none.
+ *  5. the team bot (examples/agents/telegram-team-bot.json), published: its trigger registers a
+ *     webhook with the stand-in; a question delivered from the team chat makes the scripted model
+ *     call the statistics tool, and the reply in the chat carries the sandbox's figures; a message
+ *     from a chat not on its list gets no answer and no tool call;
+ *  6. every call reached the stand-in with the bot's token, and Telegram refused none.
  * The declined-ad recipe runs only when this package has the Ads Trigger it starts from.
  *
  * With --queue it runs instead the declined-ad recipe active in queue mode, across a restart of
@@ -48,6 +52,8 @@ import { declinedChecks } from './declinedChecks';
 import { TelegramStandIn } from './telegramStandIn';
 import { weeklyChecks } from './weeklyChecks';
 import { queueStage } from './queueRun';
+import { ModelServer } from '../lib/modelServer';
+import { modelCredential, TEAM_CHAT, teamBotChecks, teamBotExample } from './teamBot';
 import {
 	ALERT_CHAT,
 	recipeFlow,
@@ -108,13 +114,15 @@ async function inner(): Promise<number> {
 	let sandbox: Sandbox | undefined;
 	let standIn: TelegramStandIn | undefined;
 	let server: N8nServer | undefined;
+	const model = new ModelServer();
 	try {
+		await model.start();
 		const tlsDir = join(work, 'tls');
 		mkdirSync(tlsDir, { recursive: true });
 		const tls = makeTestTls(tlsDir, TELEGRAM_HOSTS, 'telegram stage');
 		standIn = new TelegramStandIn(
 			TOKEN,
-			{ [ALERT_CHAT]: 'supergroup', [REPORT_CHAT]: 'private' },
+			{ [ALERT_CHAT]: 'supergroup', [REPORT_CHAT]: 'private', [TEAM_CHAT]: 'supergroup' },
 			tls.tls,
 		);
 		await standIn.listen(443);
@@ -135,8 +143,13 @@ async function inner(): Promise<number> {
 			...(withTrigger ? { declined: recipeFlow(RECIPES.declined, ALERT_CHAT) } : {}),
 		};
 		const session = await stageSession(setUp, { NODE_EXTRA_CA_CERTS: tls.caFile });
-		await session.importCredentials(stageCredentials(sandbox), 'telegram-credentials.json');
-		await session.importExamples(Object.values(flows).map((f) => f.example));
+		await session.importCredentials(
+			[...stageCredentials(sandbox), modelCredential(model)],
+			'telegram-credentials.json',
+		);
+		const teamBot = teamBotExample();
+		await session.importExamples([...Object.values(flows).map((f) => f.example), teamBot]);
+		await session.publishWorkflow(teamBot.id);
 		server = await session.startServer();
 		await server.rest.signIn();
 		const rest = server.rest;
@@ -152,8 +165,11 @@ async function inner(): Promise<number> {
 					},
 				);
 				assert.equal(result.status, 'OK', result.message);
+				// The team bot's trigger registers its webhook as n8n starts; the Test is the getMe.
 				assert.deepEqual(
-					standIn!.calls.map((c) => [c.method, c.authorized, c.status]),
+					standIn!.calls
+						.filter((c) => !/Webhook/.test(c.method))
+						.map((c) => [c.method, c.authorized, c.status]),
 					[['getMe', true, 200]],
 				);
 			},
@@ -179,6 +195,8 @@ async function inner(): Promise<number> {
 				`\n▶ ${RECIPES.declined}: not run, this package has no Ads Trigger (adCabinetAdsTrigger) yet`,
 			);
 
+		await teamBotChecks(checks, sandbox, standIn, model);
+
 		await checks.check(
 			"the stand-in: every call carried the bot's token and Telegram refused none",
 			() => {
@@ -196,6 +214,7 @@ async function inner(): Promise<number> {
 		await server?.stop();
 		await sandbox?.stop();
 		await standIn?.stop();
+		await model.stop();
 	}
 	return finishStage({
 		stage: 'telegram',

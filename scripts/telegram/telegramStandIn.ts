@@ -5,6 +5,10 @@
  *   GET|POST /bot<token>/getMe
  *   POST     /bot<token>/sendMessage    (JSON, form or multipart: chat_id, text, parse_mode, …)
  *   POST     /bot<token>/sendDocument   (multipart: chat_id, document as a file, caption, …)
+ *   POST     /bot<token>/setWebhook, getWebhookInfo, deleteWebhook (a Telegram Trigger's webhook)
+ *
+ * `deliver` then plays Telegram delivering a chat message to the webhook a trigger registered,
+ * with the secret token the trigger gave.
  *
  * Answers are shaped as the Bot API's: `{ ok: true, result }`, or `{ ok: false, error_code,
  * description }` with the Bot API's wording for a wrong token (401), a chat the bot is not in
@@ -60,7 +64,10 @@ export class TelegramStandIn {
 		supports_inline_queries: false,
 	};
 	private nextMessageId = 100;
+	private nextUpdateId = 500_000;
 	private server?: Server;
+	/** The webhook a Telegram Trigger registered, with its secret token. */
+	webhook?: { url: string; secret: string; allowedUpdates: string };
 
 	/** `chats` are the chats the bot is a member of: id → type. */
 	constructor(
@@ -75,6 +82,38 @@ export class TelegramStandIn {
 
 	async stop(): Promise<void> {
 		await closeServer(this.server);
+	}
+
+	/**
+	 * Telegram delivering a text message from a chat to the registered webhook, as the Bot API does:
+	 * one update, the secret token in its header. Returns the webhook's HTTP status.
+	 */
+	async deliver(chatId: string, text: string): Promise<number> {
+		if (!this.webhook) throw new Error('no webhook is registered');
+		const type = this.chats[chatId] ?? 'private';
+		const update = {
+			update_id: this.nextUpdateId++,
+			message: {
+				message_id: this.nextMessageId++,
+				from: { id: 4242, is_bot: false, first_name: 'Team member' },
+				chat:
+					type === 'private'
+						? { id: Number(chatId), type }
+						: { id: Number(chatId), title: 'Team', type },
+				date: Math.floor(Date.now() / 1000),
+				text,
+			},
+		};
+		const response = await fetch(this.webhook.url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-telegram-bot-api-secret-token': this.webhook.secret,
+			},
+			body: JSON.stringify(update),
+		});
+		await response.text();
+		return response.status;
 	}
 
 	/** The calls of one Bot API method that the stand-in answered with ok: true. */
@@ -145,6 +184,22 @@ export class TelegramStandIn {
 		switch (call.method) {
 			case 'getMe':
 				return this.bot;
+			case 'setWebhook':
+				this.webhook = {
+					url: call.fields.url ?? '',
+					secret: call.fields.secret_token ?? '',
+					allowedUpdates: call.fields.allowed_updates ?? '',
+				};
+				return true;
+			case 'getWebhookInfo':
+				return {
+					url: this.webhook?.url ?? '',
+					has_custom_certificate: false,
+					pending_update_count: 0,
+				};
+			case 'deleteWebhook':
+				this.webhook = undefined;
+				return true;
 			case 'sendMessage': {
 				const text = this.parsed(call.fields.text, call.fields.parse_mode, 'message text');
 				if (!text.trim()) throw new BotApiError(400, 'Bad Request: message text is empty');
