@@ -6,6 +6,8 @@
  *
  *   runWorkflow({ nodes, connections, credentials })  -> per-node output items and errors
  *   runNode({ type, parameters, credentials, input }) -> one of our nodes fed by fixed items
+ *   runAsTool({ type, parameters, credentials, calls }) -> one of our nodes called directly as a tool,
+ *                                                       as the MCP Server Trigger calls it
  *   testCredential('adCabinetApi', data)              -> what n8n's "Test credential" reports
  *   loadOptions / listSearch                          -> dropdown and resource-locator lists
  *

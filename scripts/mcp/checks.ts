@@ -20,7 +20,12 @@ export interface LineFigures {
 	/** What the client was told when it came without the token or with a wrong one. */
 	refusals: string[];
 	statsCallMs?: number;
-	plainStatsMs?: number;
+	/** The same call again, later in the session (every tool once). */
+	statsCallAgainMs?: number;
+	/** The plain node's two runs of the same call. */
+	plainStatsMs?: number[];
+	/** The rows the statistics call returned over MCP. */
+	statsRows?: unknown[];
 }
 
 export interface LineContext {
@@ -117,6 +122,7 @@ export async function statisticsChecks(ctx: LineContext, client: McpClient, figu
 			figures.statsCallMs = answer.ms;
 			assert.equal(answer.isError, false, answer.text);
 			const rows = answer.json as Array<Record<string, unknown>>;
+			figures.statsRows = rows;
 			const expected = sandbox.data.statsRows({
 				period_from: `${statsArgs.Period_From}Z`,
 				period_to: `${statsArgs.Period_To}Z`,
@@ -258,6 +264,7 @@ export async function operationChecks(ctx: LineContext, client: McpClient, figur
 		for (const node of ctx.tools) {
 			const name = toolNameOf(node.name);
 			const answer = await client.call(name, args[name] ?? {});
+			if (name === 'Get_statistics') figures.statsCallAgainMs = answer.ms;
 			const operation = `${String(node.parameters.resource)} → ${String(node.parameters.operation)}`;
 			figures.operations.push({ tool: name, operation, result: summary(answer) });
 			if (answer.isError) failed.push(`${name}: ${answer.text}`);

@@ -157,16 +157,25 @@ async function runLine(
 						(_m, key: string) => JSON.stringify(args[key]),
 					),
 				) as Record<string, never>;
-				const t = Date.now();
-				const plain = await runNode({
-					type: 'adCabinetStats',
-					typeVersion: node.typeVersion,
-					parameters,
-					credentials: credentialsFor(sandbox),
-				});
-				figures.plainStatsMs = Date.now() - t;
-				assert.equal(plain.error, undefined, plain.error?.message);
-				assert.ok(plain.items.length > 0);
+				// Twice: the first run in this process also loads the node types.
+				const timed = async () => {
+					const t = Date.now();
+					const run = await runNode({
+						type: 'adCabinetStats',
+						typeVersion: node.typeVersion,
+						parameters,
+						credentials: credentialsFor(sandbox),
+					});
+					return { run, ms: Date.now() - t };
+				};
+				const first = await timed();
+				const second = await timed();
+				figures.plainStatsMs = [first.ms, second.ms];
+				assert.equal(second.run.error, undefined, second.run.error?.message);
+				assert.deepEqual(
+					second.run.items.map((item) => item.json),
+					figures.statsRows,
+				);
 			},
 		);
 	} catch (error) {
@@ -200,7 +209,7 @@ function printFigures(line: string, figures: LineFigures): void {
 	for (const op of figures.operations)
 		console.log(`    ${op.tool} | ${op.operation} | ${op.result}`);
 	console.log(
-		`  statistics call: ${figures.statsCallMs ?? '?'} ms over MCP, ${figures.plainStatsMs ?? '?'} ms in the plain node`,
+		`  statistics call: ${figures.statsCallMs ?? '?'} ms over MCP (then ${figures.statsCallAgainMs ?? '?'} ms for the same call later in the session), ${figures.plainStatsMs?.join(' ms, then ') ?? '?'} ms in the plain node (in-process, its first run loading the node types)`,
 	);
 }
 
