@@ -10,6 +10,11 @@ import { freePort, spawnGroup, tail, type Spawned } from './processes';
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 export const REDIS_CLI = process.env.REDIS_CLI ?? '/usr/bin/redis-cli';
+/**
+ * Redis and its client run on the real clock, without a stage's LD_PRELOAD of libfaketime
+ * (scripts/near-midnight.sh): redis-server hangs under it, and Redis's own timeouts need no offset.
+ */
+const REAL_CLOCK_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
 export interface Redis {
 	port: number;
@@ -28,6 +33,7 @@ function cli(port: number, args: string[], timeoutMs = 5_000): { ok: boolean; ou
 	const result = spawnSync(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], {
 		encoding: 'utf8',
 		timeout: timeoutMs,
+		env: REAL_CLOCK_ENV,
 	});
 	return { ok: result.status === 0, out: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
 }
@@ -37,7 +43,8 @@ export async function startRedis(dir: string, timeoutMs = 20_000): Promise<Redis
 		if (!existsSync(bin))
 			throw new Error(`${bin} is missing: apt-get install -y redis-server redis-tools`);
 	}
-	const versionLine = spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+	const versionLine =
+		spawnSync(REDIS_SERVER, ['--version'], { encoding: 'utf8', env: REAL_CLOCK_ENV }).stdout ?? '';
 	const version = /v=(\S+)/.exec(versionLine)?.[1] ?? versionLine.trim();
 	mkdirSync(dir, { recursive: true });
 	const port = await freePort();
@@ -60,7 +67,7 @@ export async function startRedis(dir: string, timeoutMs = 20_000): Promise<Redis
 			'--protected-mode',
 			'yes',
 		],
-		{ PATH: process.env.PATH ?? '/usr/bin:/bin' },
+		REAL_CLOCK_ENV,
 		consoleFile,
 		dir,
 	);
