@@ -1,9 +1,9 @@
 /**
  * Queue mode in containers: PostgreSQL and Redis on the machine (reached through the bridge), n8n
- * main and a worker as two containers of the image. The package goes into main's volume by the
- * documented `docker cp` / `docker exec` / `docker restart` lines (the container's name changed),
- * and the worker gets it the way docs/production.md says: main's volume mounted in it too. First a
- * worker with a volume of its own, which fails the run as the README's Troubleshooting says.
+ * main and a worker as two containers of the image. Main runs on the volume the documented lines
+ * installed the package into (which also holds n8n's encryption key), and the worker gets the
+ * package the way docs/production.md says: main's volume mounted in it too. First a worker with a
+ * volume of its own, which fails the run as the README's Troubleshooting says.
  */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
@@ -23,8 +23,6 @@ import {
 } from './containers';
 import { describe } from './daemon';
 import type { DockerInstall } from './documented';
-
-const ENCRYPTION_KEY = 'ad-cabinet-docker-stage-only';
 
 /** The entries of a JSON log n8n writes into a volume, once it holds one matching `pattern`. */
 async function waitForEntry(
@@ -104,7 +102,6 @@ export async function queueFlow(ctx: DockerContext, install: DockerInstall): Pro
 					EXECUTIONS_MODE: 'queue',
 					QUEUE_BULL_REDIS_HOST: bridge.address,
 					QUEUE_BULL_REDIS_PORT: String(redis.port),
-					N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 					// Files in the n8n folder, which main and the worker on its volume both see.
 					N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
 					N8N_LOG_OUTPUT: 'console,file',
@@ -115,50 +112,32 @@ export async function queueFlow(ctx: DockerContext, install: DockerInstall): Pro
 			},
 		);
 
+		// Main on the documented volume, where the documented lines installed the package; the worker
+		// is then given that volume, as docs/production.md says for workers.
 		const main = 'n8n-main';
-		const volume = 'n8n_queue';
-		const rest = await step(
-			ctx.started,
-			'queue mode: main, and the package by the documented lines',
-			async () => {
-				const port = await freePort();
-				const started = await ctx.daemon.docker([
-					'run',
-					'-d',
-					'--name',
-					main,
-					'-p',
-					`127.0.0.1:${port}:5678`,
-					'-v',
-					`${volume}:/home/node/.n8n`,
-					...env,
-					'-e',
-					'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true',
-					'-e',
-					`N8N_LOG_FILE_LOCATION=/home/node/.n8n/${main}.log`,
-					ctx.image,
-				]);
-				if (started.code !== 0) throw new Error(`docker run ${main} failed: ${describe(started)}`);
-				await n8nReady(ctx, main, `http://127.0.0.1:${port}`);
-				// The documented lines for another container: its name is the one word changed.
-				const retarget = (line: string) =>
-					line
-						.split(' ')
-						.map((word) =>
-							word === install.container
-								? main
-								: word.startsWith(`${install.container}:`)
-									? `${main}${word.slice(install.container.length)}`
-									: word,
-						)
-						.join(' ');
-				for (const line of install.lines.filter((l) => /^docker (cp|exec|restart) /.test(l))) {
-					const ran = await ctx.daemon.shell(retarget(line), ctx.tarballDir, 600_000);
-					if (ran.code !== 0) throw new Error(`"${retarget(line)}" failed: ${describe(ran)}`);
-				}
-				return await n8nReady(ctx, main, `http://127.0.0.1:${port}`);
-			},
-		);
+		const volume = install.volume;
+		const rest = await step(ctx.started, `queue mode: main on the volume ${volume}`, async () => {
+			await ctx.daemon.docker(['rm', '-f', install.container]);
+			const port = await freePort();
+			const started = await ctx.daemon.docker([
+				'run',
+				'-d',
+				'--name',
+				main,
+				'-p',
+				`127.0.0.1:${port}:5678`,
+				'-v',
+				`${volume}:/home/node/.n8n`,
+				...env,
+				'-e',
+				'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true',
+				'-e',
+				`N8N_LOG_FILE_LOCATION=/home/node/.n8n/${main}.log`,
+				ctx.image,
+			]);
+			if (started.code !== 0) throw new Error(`docker run ${main} failed: ${describe(started)}`);
+			return await n8nReady(ctx, main, `http://127.0.0.1:${port}`);
+		});
 		const home = volumeHome(ctx, volume);
 		const created = await createExample(ctx, rest);
 		const unknownType = /Unrecognized node type/;

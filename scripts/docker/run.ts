@@ -187,7 +187,7 @@ async function inside(): Promise<number> {
 		checks,
 		ranIn: `n8n ${runtime.version} in Docker containers of ${IMAGE}`,
 		work,
-		holds: "the packed tarball and n8n's volume",
+		holds: "the packed tarball, the registry's storage, PostgreSQL's and Redis's folders",
 		keep: args.includes('--keep'),
 	});
 }
