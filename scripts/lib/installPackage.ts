@@ -47,7 +47,7 @@ const TARBALL_BLOCK = {
 };
 
 /** The shell lines of the README's tarball install: the first ```sh block between the markers. */
-function readmeTarballCommands(readme = join(REPO_ROOT, 'README.md')): string[] {
+export function readmeTarballCommands(readme = join(REPO_ROOT, 'README.md')): string[] {
 	const text = readFileSync(readme, 'utf8');
 	const start = text.indexOf(TARBALL_BLOCK.start);
 	const end = text.indexOf(TARBALL_BLOCK.end, start);

@@ -26,7 +26,7 @@ import {
 	type Example,
 	type RunData,
 } from '../lib/workflows';
-import type { LocalRegistry } from './verdaccio';
+import type { LocalRegistry } from '../lib/verdaccio';
 
 /** The example run after each install: a manual trigger, our Stats node, Convert to File. */
 const EXAMPLE_FILE = 'stats-to-csv.json';

@@ -15,7 +15,7 @@ import {
 	nodesFolder,
 	refusal,
 	uninstallPackage,
-} from './communityPackages';
+} from '../lib/communityPackages';
 import { logLines, newSession, registryEnv, step, type StageContext } from './context';
 
 /** The N8N_COMMUNITY_PACKAGES value naming this package at one version. */

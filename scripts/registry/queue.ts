@@ -25,7 +25,7 @@ import {
 	enableLicenceFeature,
 	installPackage,
 	nodesFolder,
-} from './communityPackages';
+} from '../lib/communityPackages';
 import {
 	checkExampleRuns,
 	createExample,

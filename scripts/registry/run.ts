@@ -35,7 +35,7 @@ import { COMMUNITY_PACKAGE_SETTINGS, settingsRead } from './envNames';
 import { environmentFlow } from './environment';
 import { queueFlow } from './queue';
 import { settingsFlow } from './settings';
-import { startVerdaccio, type LocalRegistry } from './verdaccio';
+import { startVerdaccio, type LocalRegistry } from '../lib/verdaccio';
 
 const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith('--only='))?.split('=')[1];

@@ -18,7 +18,7 @@ import {
 	uninstallPackage,
 	updatePackage,
 	type InstalledPackage,
-} from './communityPackages';
+} from '../lib/communityPackages';
 import {
 	checkExampleRuns,
 	createExample,

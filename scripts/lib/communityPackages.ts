@@ -14,7 +14,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RestError, type N8nRest } from '../lib/rest';
+import { RestError, type N8nRest } from './rest';
 
 export interface InstalledPackage {
 	packageName: string;

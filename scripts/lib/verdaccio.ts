@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, spawnGroup, tail, waitForHttp, type Spawned } from '../lib/processes';
-import { getAgainIfClosed } from '../lib/rest';
-import { cacheRoot, REPO_ROOT } from '../lib/runtime';
+import { freePort, spawnGroup, tail, waitForHttp, type Spawned } from './processes';
+import { getAgainIfClosed } from './rest';
+import { cacheRoot, REPO_ROOT } from './runtime';
 
 const VERDACCIO_VERSION = '6.10.4';
 
@@ -33,8 +33,8 @@ export interface LocalRegistry {
 }
 
 /** Installs Verdaccio into the cache when missing (seconds, once); returns its folder. */
-function ensureVerdaccio(nodeBinDir: string): string {
-	const script = join(REPO_ROOT, 'scripts', 'registry', 'install-verdaccio.sh');
+export function ensureVerdaccio(nodeBinDir: string): string {
+	const script = join(REPO_ROOT, 'scripts', 'lib', 'install-verdaccio.sh');
 	const result = spawnSync('bash', [script], {
 		env: {
 			...process.env,
