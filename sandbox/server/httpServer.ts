@@ -197,6 +197,8 @@ export class SandboxHttpServer {
 		const started = performance.now();
 		let reply: Reply;
 		try {
+			// Decisions due by now are made before the request reads or writes anything.
+			this.data.moderation?.advance(this.data.nowMs());
 			const platform = this.data.platform;
 			const match = matchRoute(platform, target.api, method, target.path);
 			const isPublic = match.kind === 'found' && match.public;
