@@ -53,6 +53,10 @@ export class FaultController {
 	private random: () => number = mulberry32(1);
 	private seen = 0;
 	private scheduled: { at: number; kind: FaultKind }[] = [];
+	private lostAnswers: { match: (path: string, method: string) => boolean; left: number } | null =
+		null;
+	/** How many answers were lost after the request had been carried out. */
+	lost = 0;
 
 	set(settings: FaultSettings): void {
 		if (!(settings.rate >= 0 && settings.rate <= 1)) {
@@ -84,6 +88,28 @@ export class FaultController {
 	clear(): void {
 		this.settings = null;
 		this.scheduled = [];
+		this.lostAnswers = null;
+	}
+
+	/**
+	 * The next `count` matching requests are carried out (an ad is made, a CPM is changed), and then
+	 * their connection is reset instead of answered: the answer lost on its way back, the one fault
+	 * after which the client cannot know whether its write happened.
+	 */
+	loseAnswers(match: (path: string, method: string) => boolean, count = 1): void {
+		if (!Number.isInteger(count) || count < 1)
+			throw new Error(`loseAnswers expects a count of 1 or more, got ${count}`);
+		this.lostAnswers = { match, left: count };
+	}
+
+	/** Whether this request's answer, now that it has been carried out, is to be lost. */
+	losesAnswer(path: string, method: string): boolean {
+		const lose = this.lostAnswers;
+		if (!lose || lose.left < 1 || !lose.match(path, method)) return false;
+		lose.left -= 1;
+		if (lose.left === 0) this.lostAnswers = null;
+		this.lost += 1;
+		return true;
 	}
 
 	resetCounts(): void {

@@ -255,8 +255,14 @@ export class SandboxHttpServer {
 			reply = errorReply(error);
 		}
 		entry.status = reply.status;
-		sendReply(res, reply);
 		this.data.handlerTimeMs += performance.now() - started;
+		if (reply.status < 400 && this.faults.losesAnswer(target.path, method)) {
+			// Carried out, but the answer never arrives: the client sees its connection reset.
+			entry.fault = 'lost';
+			req.socket.resetAndDestroy();
+			return;
+		}
+		sendReply(res, reply);
 	}
 
 	private async handleControlRequest(
