@@ -93,7 +93,9 @@ export class Moderation {
 	/** Applies every decision due by `nowMs`, in the order they were made. */
 	advance(nowMs: number): void {
 		const today = Math.floor(nowMs / DAY_MS);
-		if (this.plannedDay === undefined) this.plannedDay = today - 1;
+		// Running ads change from the day after the first request on: whoever follows the ads has
+		// then had a day to read them as they were.
+		if (this.plannedDay === undefined) this.plannedDay = today;
 		while (this.plannedDay < today) {
 			this.plannedDay += 1;
 			if (this.random() < this.runningChangeShare) {
@@ -106,6 +108,11 @@ export class Moderation {
 			if (due.kind === 'review') this.decideReview(due);
 			else this.changeRunning(due);
 		}
+	}
+
+	/** A decision made now, as a moderator may at any time; kept like the others. */
+	decideNow(ad: Ad, status: AdStatus, nowMs: number): void {
+		this.decide(ad, status, { atMs: nowMs, kind: 'running' }, 'running');
 	}
 
 	private schedule(entry: Pending): void {
