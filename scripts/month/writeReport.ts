@@ -22,7 +22,7 @@ const readableUrl = (value: unknown) =>
 	readable(value)
 		.replace(/^([a-z][a-z\d+.-]*:\/\/[^/?#]*)/i, (head) => head.toLowerCase())
 		.replace(/\/+(?=$|[?#])/, '');
-const identity = (campaign: unknown, title: unknown, url: unknown, text: unknown) =>
+export const identity = (campaign: unknown, title: unknown, url: unknown, text: unknown) =>
 	JSON.stringify([String(campaign), readable(title), readableUrl(url), readable(text)]);
 
 /** The recipe's settings (the CPM rule's Settings node), as shipped. */
@@ -183,7 +183,12 @@ function lastAlertPoll(startMs: number, hours: number): number {
 	return startMs;
 }
 
-function alertFigures(sandbox: Sandbox, messages: Row[], startMs: number, hours: number) {
+export function alertFigures(
+	sandbox: Pick<Sandbox, 'data'>,
+	messages: Row[],
+	startMs: number,
+	hours: number,
+) {
 	const until = lastAlertPoll(startMs, hours);
 	const all = (sandbox.data.moderation?.decisions ?? []).filter(
 		(d) => d.status === 'declined' || d.status === 'on_hold',
