@@ -53,6 +53,10 @@ export class FaultController {
 	private random: () => number = mulberry32(1);
 	private seen = 0;
 	private scheduled: { at: number; kind: FaultKind }[] = [];
+	private lostAnswers: Array<{ match: (path: string, method: string) => boolean; left: number }> =
+		[];
+	/** How many answers were lost after the request had been carried out. */
+	lost = 0;
 
 	set(settings: FaultSettings): void {
 		if (!(settings.rate >= 0 && settings.rate <= 1)) {
@@ -84,6 +88,33 @@ export class FaultController {
 	clear(): void {
 		this.settings = null;
 		this.scheduled = [];
+		this.lostAnswers = [];
+	}
+
+	/**
+	 * The next `count` matching requests (of each call: calls add up) are carried out (an ad is made, a CPM is changed), and then
+	 * their connection is reset instead of answered: the answer lost on its way back, the one fault
+	 * after which the client cannot know whether its write happened.
+	 */
+	loseAnswers(match: (path: string, method: string) => boolean, count = 1): void {
+		if (!Number.isInteger(count) || count < 1)
+			throw new Error(`loseAnswers expects a count of 1 or more, got ${count}`);
+		this.lostAnswers.push({ match, left: count });
+	}
+
+	/** How many carried-out requests are still to lose their answer. */
+	get answersToLose(): number {
+		return this.lostAnswers.reduce((n, l) => n + l.left, 0);
+	}
+
+	/** Whether this request's answer, now that it has been carried out, is to be lost. */
+	losesAnswer(path: string, method: string): boolean {
+		const lose = this.lostAnswers.find((l) => l.left > 0 && l.match(path, method));
+		if (!lose) return false;
+		lose.left -= 1;
+		this.lostAnswers = this.lostAnswers.filter((l) => l.left > 0);
+		this.lost += 1;
+		return true;
 	}
 
 	resetCounts(): void {

@@ -11,6 +11,7 @@ import {
 import { SandboxClock, type SandboxClockApi } from './clock';
 import { DEFAULT_RESTATEMENTS, NO_RESTATEMENTS, parseRestatements } from './metrics/restatements';
 import { SandboxData } from './data/sandboxData';
+import { Moderation } from './data/moderation';
 import { bucketZone } from './metrics/time';
 import { FaultController } from './faults';
 import { BASE_PREFIX, CLIENT_PREFIX, SandboxHttpServer } from './server/httpServer';
@@ -22,6 +23,7 @@ export type { LoggedRequest, MultipartBody, SandboxOptions } from './types';
 export { PLATFORM_NAMES, PLATFORMS, fillPath } from './platform';
 export { cabinetIdIn } from './data/cabinets';
 export type { Platform } from './platform';
+export type { ModerationDecision } from './data/moderation';
 export { REAL_RATE_LIMIT } from './auth/rateLimit';
 export { parseAuthFault, parseAuthFaultFlag } from './auth/authFaults';
 export type { AuthFaultSettings } from './auth/authFaults';
@@ -120,6 +122,8 @@ export class Sandbox {
 			clock,
 			anchorMs: clock.nowMs(),
 		});
+		if (options.moderation)
+			data.moderation = new Moderation(data, options.moderation === true ? {} : options.moderation);
 		if (options.bucketTimeZone !== undefined) data.bucketZone = bucketZone(options.bucketTimeZone);
 		const faults = new FaultController();
 		const requests: LoggedRequest[] = [];

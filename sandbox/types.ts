@@ -1,3 +1,4 @@
+import type { ModerationSettings } from './data/moderation';
 import type { RateLimit } from './auth/rateLimit';
 import type { RestatementSettings } from './metrics/restatements';
 import type { Platform } from './platform';
@@ -47,6 +48,11 @@ export interface SandboxOptions {
 	 * or an IANA zone such as "Europe/Berlin". period_date is written with the zone's offset.
 	 */
 	bucketTimeZone?: string;
+	/**
+	 * Moderation, off unless asked for: a new ad waits in review and is decided a few hours later
+	 * (active, declined with reasons, or on hold), and on some days a running ad is stopped or held.
+	 */
+	moderation?: boolean | ModerationSettings;
 }
 
 export type ApiName = 'base' | 'client' | 'control' | 'unknown';

@@ -83,7 +83,7 @@ const SKIP_IDENTICAL: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to create nothing when the campaign already has a not-deleted ad with the same title, promote URL and text (or an earlier item of this run creates one); the item then shows that ad with skipped: true, so a rerun makes no second ad',
+		"Whether to create nothing when the campaign already has a not-deleted ad with the same title, promote URL and text (or an earlier item of this run creates one); the item then shows that ad with skipped: true, so a rerun makes no second ad. They are compared as people read them: spaces around the title or text, Windows line ends, the case of the URL's scheme and host and a trailing slash do not count.",
 };
 
 const SKIP_UNCHANGED: INodeProperties = {

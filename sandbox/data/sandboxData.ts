@@ -1,3 +1,4 @@
+import type { Moderation } from './moderation';
 import type { SandboxClock } from '../clock';
 import { MetricSource, METRIC_COUNT } from '../metrics/metricSource';
 import {
@@ -89,6 +90,8 @@ export class SandboxData implements SandboxReader {
 	 * offset); the spec does not show it, so tests can prove nodes follow whatever the API uses.
 	 */
 	bucketZone: BucketZone = UTC_ZONE;
+	/** Moderation of new ads and running ones, when the sandbox was started with it. */
+	moderation: Moderation | undefined = undefined;
 	/** Every API answer waits this long first (a slow API), so overlapping requests can be seen. */
 	answerDelayMs = 0;
 	/** Cumulative time spent inside API handlers, in milliseconds. */

@@ -155,6 +155,8 @@ export const adCreate: Handler = ({ req, data }) => {
 		}),
 		fields,
 	};
+	// With moderation on, a new ad waits in review before it runs.
+	data.moderation?.review(ad, now);
 	data.addAd(ad);
 	return data.adWriteAnswer === 'empty' ? { status: 201 } : json(adDetail(data, ad), 201);
 };

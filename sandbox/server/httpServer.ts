@@ -197,6 +197,8 @@ export class SandboxHttpServer {
 		const started = performance.now();
 		let reply: Reply;
 		try {
+			// Decisions due by now are made before the request reads or writes anything.
+			this.data.moderation?.advance(this.data.nowMs());
 			const platform = this.data.platform;
 			const match = matchRoute(platform, target.api, method, target.path);
 			const isPublic = match.kind === 'found' && match.public;
@@ -253,8 +255,14 @@ export class SandboxHttpServer {
 			reply = errorReply(error);
 		}
 		entry.status = reply.status;
-		sendReply(res, reply);
 		this.data.handlerTimeMs += performance.now() - started;
+		if (reply.status < 400 && this.faults.losesAnswer(target.path, method)) {
+			// Carried out, but the answer never arrives: the client sees its connection reset.
+			entry.fault = 'lost';
+			req.socket.resetAndDestroy();
+			return;
+		}
+		sendReply(res, reply);
 	}
 
 	private async handleControlRequest(

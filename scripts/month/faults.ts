@@ -12,9 +12,10 @@
  *  postgresRestart  PostgreSQL (n8n's database and the sync table) is restarted between two runs;
  *  apiDown          the whole API is down for 6 hours: every request, sign-in and refresh included,
  *                   is answered 503 or has its connection reset;
- *  mainKilled       n8n main is killed (SIGKILL) while a Stats Trigger poll waits for its answer
- *                   (the sandbox holds the statistics answers of that hour until then), and started
- *                   again;
+ *  mainKilled       n8n main is killed (SIGKILL) while a Stats Trigger poll and an Ads Trigger poll
+ *                   wait for their answers (the sandbox holds the statistics and ad-list answers of
+ *                   that hour until then); while main is down, moderation declines a running ad;
+ *                   main is started again;
  *  refreshExpiry    the refresh token of the first sign-in runs out (30 days; N-1 days with --days N);
  *  revoked          every token revoked and the password changed (as after a password reset) on the
  *                   last day at 06:05; the credential keeps the old one for 3 hours, then the
@@ -37,7 +38,14 @@ export type FaultKind =
 	| 'mainKilled'
 	| 'refreshExpiry'
 	| 'revoked'
-	| 'passwordFixed';
+	| 'passwordFixed'
+	// The faults aimed at writes (scripts/month/writeFaults.ts).
+	| 'createAnswerLost'
+	| 'create5xx'
+	| 'creativesWorkerKilled'
+	| 'createAnswerLostWorkerKilled'
+	| 'createAnswerLostAgain'
+	| 'putAnswerLost';
 
 export interface PlannedFault {
 	kind: FaultKind;
@@ -113,6 +121,11 @@ export function planFaults(days: number, refreshDays: number): PlannedFault[] {
 	];
 }
 
+/** The hours a fault takes: its own, the hours it lasts, and the one after. */
+export function takenHours(plan: PlannedFault[]): number[] {
+	return plan.flatMap((f) => Array.from({ length: f.lasts + 2 }, (_, i) => f.hour + i));
+}
+
 /** Sandbox-side injections; the process faults (kill, restarts) and the credential edit are the run's. */
 export function injectSandboxFault(sandbox: Sandbox, kind: FaultKind): string {
 	switch (kind) {
@@ -137,9 +150,9 @@ export function injectSandboxFault(sandbox: Sandbox, kind: FaultKind): string {
 				rate: 1,
 				kinds: ['stall'],
 				stallMs: HOLD_MS,
-				match: (path) => path.includes('/stats/'),
+				match: (path) => path.includes('/stats/') || path.startsWith('/api/v2/advertisement'),
 			});
-			return `statistics requests held ${HOLD_MS / 1000} s, then dropped`;
+			return `statistics and ad-list requests held ${HOLD_MS / 1000} s, then dropped`;
 		case 'revoked':
 			sandbox.sessions.settings.password = NEW_PASSWORD;
 			sandbox.sessions.revokeAll();

@@ -19,6 +19,7 @@ import { n8nRss, type MemoryReading } from './report';
 import { activated, START_TIMEOUT_MS, startWorker, type Month } from './setup';
 import { SANDBOX_CREDENTIAL } from '../lib/workflows';
 import { MINUTE } from './workflows';
+import { clearWriteFault, injectWriteFault, prepareWriteFault } from './writeFaults';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const AD_LIST = '/api/v2/advertisement';
@@ -96,8 +97,12 @@ async function killMain(m: Month, requestsBefore: number): Promise<string> {
 		await sleep(20);
 	}
 	const pid = m.server.spawned.child.pid ?? 0;
+	const adsPollHeld = m.sandbox.requests
+		.slice(requestsBefore)
+		.some((r) => r.path.startsWith(AD_LIST) && r.fault === 'stall');
 	process.kill(-pid, 'SIGKILL');
 	await Promise.race([m.server.spawned.exited, sleep(10_000)]);
+	const declined = declineWhileDown(m);
 	// The sync's statistics request, held too, is dropped when the hold ends and its retry passes.
 	m.sandbox.faults.clear();
 	const began = Date.now();
@@ -106,12 +111,21 @@ async function killMain(m: Month, requestsBefore: number): Promise<string> {
 	m.mainLabel = 'main-restarted';
 	await m.rest.signIn();
 	await activated(m.rest, Object.values(m.flows), m.server.log.logFile);
-	return `main (pid ${pid}) killed while the Stats Trigger's poll waited for its statistics answer; started again and its workflows active in ${Math.round((Date.now() - began) / 1000)} s`;
+	return `main (pid ${pid}) killed while the Stats Trigger's poll waited for its statistics answer${adsPollHeld ? " and the Ads Trigger's for the ad list" : ' (the Ads Trigger had not polled)'}; ${declined}; started again and its workflows active in ${Math.round((Date.now() - began) / 1000)} s`;
+}
+
+/** Moderation declines a running ad of the creatives' campaign while main is down. */
+function declineWhileDown(m: Month): string {
+	const ad = m.sandbox.data.ads.find((a) => a.status === 'active' && a.campaignId === 2201);
+	if (!ad) return 'no active ad to decline while main was down';
+	m.sandbox.data.moderation?.decideNow(ad, 'declined', m.sandbox.data.nowMs());
+	return `ad ${ad.id} declined while main was down`;
 }
 
 /** What a fault that lands during the step needs switched on before the step's jump. */
 export function prepareFault(m: Month, fault: PlannedFault): void {
 	if (fault.kind === 'mainKilled') injectSandboxFault(m.sandbox, fault.kind);
+	if (fault.kind === 'createAnswerLostWorkerKilled') prepareWriteFault(m, fault.kind);
 }
 
 async function fixPassword(m: Month): Promise<string> {
@@ -154,6 +168,14 @@ export async function injectFault(
 		case 'refreshExpiry':
 			detail = "the first sign-in's refresh token runs out at this hour's runs";
 			break;
+		case 'createAnswerLost':
+		case 'create5xx':
+		case 'creativesWorkerKilled':
+		case 'createAnswerLostWorkerKilled':
+		case 'createAnswerLostAgain':
+		case 'putAnswerLost':
+			detail = await injectWriteFault(m, fault.kind, executions, before, requestsBefore);
+			break;
 		default:
 			detail = injectSandboxFault(m.sandbox, fault.kind);
 	}
@@ -183,6 +205,7 @@ export class Recorder {
 	/** After the last step of a fault. */
 	afterFault(kind: FaultKind): void {
 		clearSandboxFault(this.m.sandbox, kind);
+		if (kind === 'create5xx') clearWriteFault(this.m, kind);
 	}
 
 	async endOfDay(day: number): Promise<void> {

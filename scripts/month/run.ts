@@ -22,12 +22,15 @@ import { repoPackageJson } from '../lib/installPackage';
 import { tail } from '../lib/processes';
 import { finishStage, runStage, seconds, setUpStage } from '../lib/stage';
 import { Executions, settle } from './executions';
-import { DAY, HOUR, planFaults, type FaultRecord } from './faults';
+import { DAY, HOUR, planFaults, takenHours, type FaultRecord } from './faults';
 import { injectFault, prepareFault, Recorder } from './inject';
 import { retryCrashed } from './recovery';
 import { buildReport, type MonthReport } from './summary';
 import { setUpMonth, wake, type Month } from './setup';
 import { ADS_EVERY_HOURS, BALANCE_HOUR, MINUTE } from './workflows';
+import { creativesPlan } from './writeFlows';
+import { isPut, notePutLost, planWriteFaults, WRITE_FAULT_KINDS } from './writeFaults';
+import { WriteWatch } from './writeReport';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -65,7 +68,17 @@ async function main(): Promise<number> {
 			`  n8n ${m.server.url}, workers ${m.workers.map((w) => w.worker.url).join(', ')}, sandbox ${m.sandbox.baseUrl}`,
 		);
 		const executions = new Executions(m.n8nDb);
-		const plan = planFaults(DAYS, refreshDays);
+		const readFaults = planFaults(DAYS, refreshDays);
+		const plan = [...readFaults, ...planWriteFaults(DAYS, takenHours(readFaults))];
+		// The faults on creates need creates to hit: their hours get two creatives each.
+		const rowsByHour = creativesPlan(
+			DAYS,
+			plan
+				.filter((f) => WRITE_FAULT_KINDS.has(f.kind) && f.kind !== 'putAnswerLost')
+				.map((f) => f.hour),
+		);
+		const watch = new WriteWatch(m);
+		let putLost = false;
 		const recorder = new Recorder(m, executions);
 		const faults: FaultRecord[] = [];
 		const steps = { count: 0, timedOut: [] as string[], nudges: 0, realMs: 0 };
@@ -81,13 +94,19 @@ async function main(): Promise<number> {
 			}
 			hours = hour + 1;
 			const hourStart = startMs + hour * HOUR;
-			const due = [m.flows.sync.id];
+			const due = [m.flows.sync.id, m.flows.creatives.id, m.flows.cpm.id];
 			if (hour % 24 === BALANCE_HOUR) due.push(m.flows.balance.id);
 			if (hour % ADS_EVERY_HOURS === 0) due.push(m.flows.ads.id);
 			const todo = plan.filter((f) => f.hour === hour);
 			for (const fault of todo.filter((f) => f.when === 'before'))
 				faults.push(await injectFault(m, fault, hourStart, executions));
 			for (const fault of todo.filter((f) => f.when === 'during')) prepareFault(m, fault);
+			await watch.addRows(rowsByHour.get(hour) ?? [], hourStart);
+			// The lost PUT waits for the rule's next change; a fault that cleared the sandbox's faults
+			// since has cleared it too.
+			const putFault = faults.find((f) => f.kind === 'putAnswerLost');
+			if (putFault && !putLost && m.sandbox.faults.answersToLose === 0)
+				m.sandbox.faults.loseAnswers(isPut);
 			await executions.refresh();
 			const before = executions.lastId;
 			const requestsBefore = m.sandbox.requests.length;
@@ -106,6 +125,15 @@ async function main(): Promise<number> {
 				pacedFlowId: m.flows.ads.id,
 			});
 			faults.push(...(await Promise.all(during)));
+			const label0 = new Date(hourStart).toISOString().slice(0, 13);
+			watch.checkCpm(label0);
+			if (!putLost)
+				putLost = notePutLost(
+					m,
+					faults.find((f) => f.kind === 'putAnswerLost'),
+					hourStart,
+					requestsBefore,
+				);
 			steps.count += 1;
 			steps.nudges += outcome.nudges;
 			steps.realMs += outcome.realMs;
@@ -159,6 +187,7 @@ async function main(): Promise<number> {
 			executions,
 			faults,
 			recorder,
+			watch,
 			steps,
 		});
 	} catch (error) {

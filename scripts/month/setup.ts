@@ -1,8 +1,8 @@
 /**
  * The production setup of the month: PostgreSQL 17 and Redis on real time; the sandbox (telegram
- * form: tokens living 1 hour and 30 days, 10 requests per 60 s per path, restatements on) and n8n
- * 2.41.1 in queue mode (main and 2 workers) on the simulated clock; one Username-and-Password
- * credential; the four workflows imported and active.
+ * form: tokens living 1 hour and 30 days, 10 requests per 60 s per path, restatements on,
+ * moderation on) and n8n 2.41.1 in queue mode (main and 2 workers) on the simulated clock; one
+ * Username-and-Password credential; the seven workflows imported and active.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +29,15 @@ import {
 	triggerFlow,
 	type FlowName,
 } from './workflows';
+import {
+	alertsFlow,
+	CHANGES_COLUMNS,
+	CHANGES_TABLE,
+	cpmFlow,
+	CREATIVES_DDL,
+	creativesFlow,
+	telegramCredential,
+} from './writeFlows';
 
 /** An advertiser of 120 ads: their statistics by ad stay near a hundred rows a day. */
 const AD_COUNT = 120;
@@ -51,6 +60,10 @@ export interface Month {
 	n8nDb: Db;
 	monthDb: Db;
 	dataTable: string;
+	/** The CPM rule's change log (an n8n data table). */
+	changesTable: string;
+	/** Every ad's CPM when the month starts, by ad id. */
+	cpmAtStart: Map<number, number>;
 	flows: Record<FlowName, Example>;
 	credentialData: Record<string, unknown>;
 }
@@ -60,6 +73,7 @@ async function importCredentials(
 	work: string,
 	data: Record<string, unknown>,
 	postgres: Postgres,
+	sinkUrl: string,
 ): Promise<void> {
 	const file = join(work, 'month-credentials.json');
 	writeFileSync(
@@ -80,13 +94,23 @@ async function importCredentials(
 					maxConnections: 10,
 				},
 			},
+			telegramCredential(sinkUrl),
 		]),
 	);
 	await session.command('import-credentials', ['import:credentials', `--input=${file}`], 120_000);
 }
 
-async function createDataTable(rest: N8nRest): Promise<string> {
+async function createDataTable(rest: N8nRest, name: string, columns: unknown[]): Promise<string> {
 	const project = await rest.request<{ id: string }>('GET', '/rest/projects/personal');
+	const table = await rest.request<{ id: string }>(
+		'POST',
+		`/rest/projects/${project.id}/data-tables`,
+		{ name, columns },
+	);
+	return table.id;
+}
+
+async function createHoursTable(rest: N8nRest): Promise<string> {
 	const columns = [
 		['row_key', 'string'],
 		['period_date', 'string'],
@@ -97,12 +121,7 @@ async function createDataTable(rest: N8nRest): Promise<string> {
 		['exchanged_spent', 'number'],
 		['restated', 'boolean'],
 	].map(([name, type]) => ({ name, type }));
-	const table = await rest.request<{ id: string }>(
-		'POST',
-		`/rest/projects/${project.id}/data-tables`,
-		{ name: DATA_TABLE, columns },
-	);
-	return table.id;
+	return await createDataTable(rest, DATA_TABLE, columns);
 }
 
 /**
@@ -170,6 +189,7 @@ export async function setUpMonth(
 		clock: 'real',
 		now: new Date(clock.now()),
 		refreshLifetimeSeconds: refreshDays * 86_400,
+		moderation: true,
 	});
 	started.push(sandbox);
 	clock.attach(sandbox);
@@ -179,6 +199,7 @@ export async function setUpMonth(
 	const admin = new Db(runtime, postgres.port, 'postgres');
 	await admin.query('CREATE DATABASE month');
 	const monthDb = new Db(runtime, postgres.port, 'month');
+	await monthDb.query(CREATIVES_DDL);
 	await monthDb.query(
 		`CREATE TABLE ${SYNC_TABLE} (row_key text PRIMARY KEY, period_date text, ad_id bigint, views bigint, clicks bigint, actions bigint, exchanged_spent numeric)`,
 	);
@@ -192,13 +213,16 @@ export async function setUpMonth(
 		N8N_LOG_LEVEL: 'info',
 	});
 	const credentialData = { ...signInCredentialsFor(sandbox) } as Record<string, unknown>;
-	await importCredentials(session, work, credentialData, postgres);
+	await importCredentials(session, work, credentialData, postgres, sink.url);
 	const campaigns = sandbox.data.campaigns.map((c) => c.name);
 	const flows: Record<FlowName, Example> = {
 		trigger: triggerFlow(new Date(startMs), sink.url),
 		sync: syncFlow(),
 		balance: balanceFlow(sink.url),
 		ads: adsFlow(campaigns, sink.url),
+		creatives: creativesFlow(),
+		cpm: cpmFlow(),
+		alerts: alertsFlow(),
 	};
 	await session.importExamples(Object.values(flows));
 
@@ -210,7 +234,8 @@ export async function setUpMonth(
 	started.push(server, ...workers);
 	const rest = server.rest;
 	await rest.signIn();
-	const dataTable = await createDataTable(rest);
+	const dataTable = await createHoursTable(rest);
+	const changesTable = await createDataTable(rest, CHANGES_TABLE, CHANGES_COLUMNS);
 	for (const flow of Object.values(flows)) {
 		const workflow = await rest.request<{ versionId: string }>('GET', `/rest/workflows/${flow.id}`);
 		await rest.request('POST', `/rest/workflows/${flow.id}/activate`, {
@@ -234,6 +259,8 @@ export async function setUpMonth(
 		n8nDb: admin,
 		monthDb,
 		dataTable,
+		changesTable,
+		cpmAtStart: new Map(sandbox.data.ads.map((ad) => [ad.id, ad.fields.cpm])),
 		flows,
 		credentialData,
 	};

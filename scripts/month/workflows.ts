@@ -1,5 +1,6 @@
 /**
- * The four workflows a month runs, all active the whole time, all on the one sign-in credential:
+ * The four reading workflows a month runs (the three that write or alert are in writeFlows.ts), all
+ * active the whole time, all on the one sign-in credential:
  *
  *  trigger  Stats Trigger, hourly by campaign, Re-Check Last 100 Periods, polled every hour at
  *           minute 5 → the row's key and figures → a data table (Upsert on row_key), and each emitted row
@@ -40,7 +41,7 @@ export const ADS_EVERY_HOURS = 6;
 
 export const FIGURES = ['views', 'clicks', 'actions', 'exchanged_spent'] as const;
 
-export type FlowName = 'trigger' | 'sync' | 'balance' | 'ads';
+export type FlowName = 'trigger' | 'sync' | 'balance' | 'ads' | 'creatives' | 'cpm' | 'alerts';
 
 const credentials = { adCabinetApi: { ...SANDBOX_CREDENTIAL } };
 
@@ -100,13 +101,13 @@ function post(name: string, url: string): WorkflowNode {
  * A Schedule Trigger on a cron expression with its second set: n8n's interval rules pick a second
  * of their own (stable per node, anywhere in the minute), and the clock jumps to second 1.
  */
-function scheduled(name: string, hours: string): WorkflowNode {
+export function scheduled(name: string, hours: string): WorkflowNode {
 	return node(name, 'n8n-nodes-base.scheduleTrigger', 1.2, {
 		rule: { interval: [{ field: 'cronExpression', expression: `0 ${MINUTE} ${hours} * * *` }] },
 	});
 }
 
-function example(name: FlowName, workflow: WorkflowJson): Example {
+export function example(name: FlowName, workflow: WorkflowJson): Example {
 	workflow.nodes.forEach((n, i) => {
 		if (!('position' in n)) Object.assign(n, { position: [i * 220, 0] });
 	});

@@ -71,6 +71,30 @@ describe.each(PLATFORMS)('Ad Cabinet Ads 1.3 → safe writes (%s form)', (platfo
 			expect(reads()[0].query).toMatchObject({ advertisement_titles: parameters.title });
 		});
 
+		test('Skip Identical reads as people do: a trailing space, Windows line ends and the URL in capitals with a slash make no second ad', async () => {
+			const parameters = freshCreate({ text: 'First line\nSecond line' });
+			const first = await run(parameters);
+			expect(first.error).toBeUndefined();
+			const made = first.items[0].json.ad_id;
+
+			sandbox().clearLog();
+			const retyped = {
+				...parameters,
+				title: `${String(parameters.title)} `,
+				text: 'First line\r\nSecond line\r\n',
+				promoteUrl: 'HTTPS://T.ME/berlin_startups/',
+			};
+			const again = await run(retyped);
+			expect(again.error).toBeUndefined();
+			expect(apiWrites(sandbox())).toHaveLength(0);
+			expect(again.items[0].json).toMatchObject({ skipped: true, ad_id: made });
+
+			sandbox().clearLog();
+			const otherPath = await run({ ...retyped, promoteUrl: 'https://t.me/munich_startups' });
+			expect(otherPath.error).toBeUndefined();
+			expect(apiWrites(sandbox())).toHaveLength(1);
+		});
+
 		test('Skip Identical: two identical rows of one run create one ad; a different text is a new ad', async () => {
 			const parameters = freshCreate({ text: '={{ $json.text }}' });
 			const { items, error } = await run(parameters, {

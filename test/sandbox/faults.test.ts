@@ -27,6 +27,36 @@ describe('fault injection (test control)', () => {
 		expect(sandbox().faults.injected['429']).toBe(2);
 	});
 
+	test('a lost answer: the write is carried out, then the connection is reset; the next request is answered', async () => {
+		const create = `/api/advertisement/${PLATFORM}/`;
+		const ad = {
+			campaign_id: 2201,
+			title: 'Answer lost on its way back',
+			text: 'Meet the new collection',
+			promote_url: 'https://t.me/berlin_startups',
+			cpm: 2.5,
+			budget: 150,
+		};
+		const before = sandbox().data.ads.length;
+		sandbox().faults.loseAnswers((path, method) => method === 'POST' && path === create);
+		await expect(base.post(create, { json: ad })).rejects.toThrow();
+		expect(sandbox().data.ads).toHaveLength(before + 1);
+		expect(sandbox().data.ads.at(-1)?.fields.title).toBe(ad.title);
+		expect(sandbox().requests.at(-1)).toMatchObject({ fault: 'lost', status: 201 });
+		expect(sandbox().faults.lost).toBe(1);
+		const next = await base.post(create, { json: { ...ad, title: 'Answered' } });
+		expect(next.status).toBe(201);
+		expect(sandbox().data.ads).toHaveLength(before + 2);
+	});
+
+	test('a refused write keeps its answer: only a carried-out request loses it', async () => {
+		const create = `/api/advertisement/${PLATFORM}/`;
+		sandbox().faults.loseAnswers((path, method) => method === 'POST' && path === create);
+		const refused = await base.post(create, { json: { campaign_id: 2201 } });
+		expect(refused.status).toBe(400);
+		sandbox().faults.clear();
+	});
+
 	test.each(['500', '502', '503', '504'] as const)(
 		'%s answers with that status and a JSON detail',
 		async (kind) => {

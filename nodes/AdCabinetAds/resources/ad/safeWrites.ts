@@ -19,6 +19,7 @@ import {
 } from '../../../shared/writes';
 import { readAdId } from './fields/adId';
 import { labelOf } from './fields/adFields';
+import { identityOf, readableText, readableUrl } from './sameAd';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -40,7 +41,10 @@ interface ListedAd {
 	status?: unknown;
 }
 
-/** Every not-deleted ad with this title (the list filters by title), read once per execution. */
+/**
+ * Every not-deleted ad the list gives for this title filter whose title reads the same (surrounding
+ * whitespace and line ends aside), read once per execution.
+ */
 function adsTitled(fx: IExecuteSingleFunctions, title: string): Promise<ListedAd[]> {
 	const lists = perExecution<Promise<ListedAd[]>>(fx, 'adsByTitle');
 	let list = lists.get(title);
@@ -55,7 +59,10 @@ function adsTitled(fx: IExecuteSingleFunctions, title: string): Promise<ListedAd
 				readMore: (pages) => pages < PAGE_BOUND_SLACK + 20,
 				onPage: (page) => ads.push(...(page as ListedAd[])),
 			});
-			return ads.filter((ad) => ad.status !== 'deleted' && ad.advertisement_title === title);
+			return ads.filter(
+				(ad) =>
+					ad.status !== 'deleted' && readableText(ad.advertisement_title) === readableText(title),
+			);
 		})();
 		lists.set(title, list);
 		// A failed read is not kept, so a later item asks again.
@@ -88,23 +95,38 @@ function adDetail(
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /**
- * A not-deleted ad of the same campaign with the same title, promote URL and text. The list gives the
- * title and campaign; the promote URL and text are read from each such ad's detail.
+ * The title filters to ask the list with: the title as read, and as typed when that differs. The
+ * list matches a title exactly, so a title typed with a trailing space still finds the ad kept
+ * without it.
+ */
+function titleFilters(title: string): string[] {
+	const read = readableText(title);
+	return read === title ? [title] : [read, title];
+}
+
+/**
+ * A not-deleted ad of the same campaign with the same title, promote URL and text, compared as a
+ * person reads them (see sameAd.ts). The list gives the title and campaign; the promote URL and text
+ * are read from each such ad's detail.
  */
 async function identicalAd(
 	fx: IExecuteSingleFunctions,
 	names: PlatformNames,
 	body: IDataObject,
 ): Promise<IDataObject | undefined> {
-	const title = text(body.title);
-	for (const listed of await adsTitled(fx, title)) {
-		if (String(listed.campaign_id) !== String(body.campaign_id)) continue;
-		const detail = await adDetail(fx, names, String(listed.id));
-		if (
-			text(detail.promote_url) === text(body.promote_url) &&
-			text(detail.text) === text(body.text)
-		)
-			return detail;
+	const seen = new Set<string>();
+	for (const filter of titleFilters(text(body.title))) {
+		for (const listed of await adsTitled(fx, filter)) {
+			if (String(listed.campaign_id) !== String(body.campaign_id)) continue;
+			if (seen.has(String(listed.id))) continue;
+			seen.add(String(listed.id));
+			const detail = await adDetail(fx, names, String(listed.id));
+			if (
+				readableUrl(detail.promote_url) === readableUrl(body.promote_url) &&
+				readableText(detail.text) === readableText(body.text)
+			)
+				return detail;
+		}
 	}
 	return undefined;
 }
@@ -127,7 +149,7 @@ export async function guardAdCreate(
 	const dry = () => dryRunOutput('POST', String(options.url), body);
 	if (!settings.skipIdentical) return settings.dryRun ? { output: dry() } : undefined;
 
-	const key = JSON.stringify([body.campaign_id, body.title, body.promote_url, body.text ?? '']);
+	const key = identityOf(body);
 	const rows = perExecution<Promise<Earlier>>(this, 'identicalRows');
 	const earlier = rows.get(key);
 	const mine = deferred<Earlier>();
@@ -157,7 +179,9 @@ export async function guardAdCreate(
 			const made = items?.[0]?.json;
 			if (made?.ad_id !== undefined) return mine.resolve(made);
 			// Created without an answer naming the ad: the next identical item reads the list again.
-			if (made) perExecution(this, 'adsByTitle').delete(text(body.title));
+			if (made)
+				for (const filter of titleFilters(text(body.title)))
+					perExecution(this, 'adsByTitle').delete(filter);
 			mine.resolve(undefined);
 		},
 	};
