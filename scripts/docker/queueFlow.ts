@@ -6,6 +6,7 @@
  * volume of its own, which fails the run as the README's Troubleshooting says.
  */
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadedNodeCount, readLog, type LogEntry } from '../lib/logs';
 import { EXPECTED_NODES } from '../lib/nodeTypes';
@@ -143,7 +144,17 @@ export async function queueFlow(ctx: DockerContext, install: DockerInstall): Pro
 		const unknownType = /Unrecognized node type/;
 
 		await step(ctx.started, 'queue mode: a worker with a volume of its own', async () => {
-			const log = await worker(ctx, 'n8n-worker-bare', 'n8n_worker_bare', env);
+			// A worker on a volume of its own needs main's encryption key given to it (main keeps it in
+			// its volume's config file), as n8n's queue-mode documentation says.
+			const config = join(home, '.n8n', 'config');
+			const key = (JSON.parse(readFileSync(config, 'utf8')) as { encryptionKey?: string })
+				.encryptionKey;
+			assert.ok(key, `no encryptionKey in ${config}`);
+			const log = await worker(ctx, 'n8n-worker-bare', 'n8n_worker_bare', [
+				...env,
+				'-e',
+				`N8N_ENCRYPTION_KEY=${key}`,
+			]);
 			await checks.check(
 				'a worker container without the package fails the run with "Unrecognized node type"',
 				async () => {
