@@ -80,7 +80,7 @@ async function startSettingsContainer(
 		`${name}:/home/node/.n8n`,
 		'-e',
 		`N8N_COMMUNITY_PACKAGES_REGISTRY=${registryUrl}`,
-		// n8n's own test hook, for the licence feature a registry other than npmjs.org needs.
+		// n8n's own test hook, for the licence feature a registry other than npm's public one needs.
 		'-e',
 		'E2E_TESTS=true',
 		...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),

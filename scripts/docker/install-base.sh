@@ -25,12 +25,22 @@ if [ -f "$TARBALL" ]; then # another run made it while this one waited
 	exit 0
 fi
 
+# The Debian mirror this machine's apt uses (its deb822 or one-line sources), so that the base
+# comes from where the machine's own packages come from.
+mirror=$(
+	{
+		grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}'
+		grep -hE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{print $2}'
+	} | grep -E '/debian/?$' | head -n 1
+)
+[ -n "$mirror" ] || { echo "no Debian mirror in /etc/apt's sources" >&2; exit 1; }
+
 started=$SECONDS
 ROOT="$CACHE_ROOT/docker-base-$SUITE.partial"
 rm -rf "$ROOT" "$TARBALL.partial"
 echo "Making the Debian $SUITE base for the Docker stage in $ROOT (once; a few minutes)" >&2
 debootstrap --variant=minbase --include=tini,ca-certificates "$SUITE" "$ROOT" \
-	http://deb.debian.org/debian >&2
+	"$mirror" >&2
 # What an image does not need: apt's downloaded packages and lists (the image installs nothing
 # more), and the machine's identity, which each container gets from Docker.
 rm -rf "$ROOT"/var/cache/apt/archives/*.deb "$ROOT"/var/lib/apt/lists/*
