@@ -30,6 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
+import { ensureDebianPackages } from '../lib/debianPackages';
 import { repoPackageJson } from '../lib/installPackage';
 import { namespaceRefusal, runInNamespace } from '../lib/namespace';
 import { ensureN8n, REPO_ROOT, type N8nRuntime } from '../lib/runtime';
@@ -80,6 +81,7 @@ async function outside(): Promise<number> {
 		started,
 		'n8n, Node 24, the Debian base and npm from the cache',
 		async () => {
+			ensureDebianPackages({ dockerd: 'docker.io', debootstrap: 'debootstrap' });
 			const runtime = ensureN8n('2.41.1');
 			console.log(`  n8n ${runtime.version} on Node ${runtime.nodeVersion} from ${runtime.dir}`);
 			const inputs = prepareImage(runtime);
