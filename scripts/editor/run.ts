@@ -240,6 +240,9 @@ async function main(): Promise<number> {
 			const [declined] = sandbox.data.ads.filter(
 				(ad) => ad.status === 'active' && sandbox.data.cabinet(ad.accountId)?.permitted === true,
 			);
+			// A minute on first: a seeded ad may have changed status at the very instant the clock
+			// stopped, and the decline must be the latest change, not tied with it.
+			sandbox.clock.set(new Date(sandbox.clock.now().getTime() + 60_000));
 			if (declined)
 				setAdStatus(sandbox.data, String(declined.id), {
 					status: 'declined',
