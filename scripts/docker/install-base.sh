@@ -27,11 +27,12 @@ fi
 
 # The Debian mirror this machine's apt uses (its deb822 or one-line sources), so that the base
 # comes from where the machine's own packages come from.
+# A source file that is absent is no error (grep -s, and || true under pipefail).
 mirror=$(
 	{
-		grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}'
-		grep -hE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{print $2}'
-	} | grep -E '/debian/?$' | head -n 1
+		grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' || true
+		grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{print $2}' || true
+	} | grep -E '/debian/?$' | head -n 1 || true
 )
 [ -n "$mirror" ] || { echo "no Debian mirror in /etc/apt's sources" >&2; exit 1; }
 
