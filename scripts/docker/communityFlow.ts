@@ -22,12 +22,12 @@ import { EXPECTED_NODES } from '../lib/nodeTypes';
 import { freePort } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { LocalRegistry } from '../lib/verdaccio';
+import { step } from '../lib/stage';
 import {
 	checkExampleRuns,
 	createExample,
 	n8nReady,
 	servedNodes,
-	step,
 	volumeHome,
 	type DockerContext,
 } from './containers';

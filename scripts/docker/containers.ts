@@ -14,8 +14,8 @@ import type { PackageJson } from '../lib/installPackage';
 import { runManually } from '../lib/manualRun';
 import { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
-import { seconds } from '../lib/stage';
-import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from '../lib/workflows';
+import { createExampleByRest } from '../lib/restExample';
+import type { Example } from '../lib/workflows';
 import { describe, type Daemon } from './daemon';
 import type { Forwarders } from './forward';
 
@@ -36,18 +36,6 @@ export interface DockerContext {
 	/** The folder holding the packed tarball, where the documented commands run. */
 	tarballDir: string;
 	started: number;
-}
-
-/** Prints `▶ [+m:ss] title`, runs the step, then `  (step: Ns)`. */
-export async function step<T>(started: number, title: string, run: () => Promise<T>): Promise<T> {
-	const at = Math.round((Date.now() - started) / 1000);
-	console.log(`\n▶ [+${Math.floor(at / 60)}:${String(at % 60).padStart(2, '0')}] ${title}`);
-	const t = Date.now();
-	try {
-		return await run();
-	} finally {
-		console.log(`  (step: ${seconds(Date.now() - t)})`);
-	}
 }
 
 /**
@@ -107,39 +95,15 @@ export async function createExample(
 	ctx: DockerContext,
 	rest: N8nRest,
 ): Promise<{ example: Example; credentialId: string; baseUrl: string }> {
-	const example = listExamples().find((e) => e.file === EXAMPLE_FILE);
-	assert.ok(example, `examples/${EXAMPLE_FILE} is missing`);
 	const data = credentialsFor(ctx.sandbox);
 	data.baseUrl = await ctx.bridge.url(data.baseUrl);
 	data.clientApiUrl = await ctx.bridge.url(data.clientApiUrl);
-	const credential = await rest.request<{ id: string }>('POST', '/rest/credentials', {
-		name: SANDBOX_CREDENTIAL.name,
-		type: CREDENTIAL_TYPE,
-		data,
-	});
-	const nodes = example.workflow.nodes.map((node) =>
-		node.credentials?.[CREDENTIAL_TYPE]
-			? {
-					...node,
-					credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: SANDBOX_CREDENTIAL.name } },
-				}
-			: node,
-	);
-	const workflow = { ...example.workflow, nodes };
-	delete workflow.id;
-	const created = await rest.request<{ id: string }>('POST', '/rest/workflows', {
-		name: workflow.name,
-		nodes: workflow.nodes,
-		connections: workflow.connections,
+	const made = await createExampleByRest(rest, EXAMPLE_FILE, data, {
 		// The documented `docker run` sets no GENERIC_TIMEZONE, so the instance's timezone is n8n's
 		// default (America/New_York); the workflow's own setting puts its days in UTC, the harness's.
 		settings: { executionOrder: 'v1', timezone: 'UTC' },
 	});
-	return {
-		example: { file: example.file, id: created.id, workflow },
-		credentialId: credential.id,
-		baseUrl: data.baseUrl,
-	};
+	return { ...made, baseUrl: data.baseUrl };
 }
 
 /**

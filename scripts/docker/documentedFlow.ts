@@ -7,14 +7,13 @@
 import { strict as assert } from 'node:assert';
 import { EXPECTED_NODES, checkNodeTypes } from '../lib/nodeTypes';
 import type { N8nRest } from '../lib/rest';
-import { seconds } from '../lib/stage';
+import { seconds, step } from '../lib/stage';
 import { listExamples } from '../lib/workflows';
 import {
 	checkExampleRuns,
 	createExample,
 	n8nReady,
 	servedNodes,
-	step,
 	volumeHome,
 	type DockerContext,
 } from './containers';

@@ -14,11 +14,11 @@ import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
 import { startRedis, type Redis } from '../lib/redis';
 import { runManually } from '../lib/manualRun';
+import { step } from '../lib/stage';
 import {
 	checkExampleRuns,
 	createExample,
 	n8nReady,
-	step,
 	volumeHome,
 	type DockerContext,
 } from './containers';
@@ -39,12 +39,18 @@ async function waitForEntry(
 	}
 }
 
-async function worker(
+/**
+ * Starts n8n (main, or `worker`) in a container named `name` on `volume`, its port published on
+ * 127.0.0.1, its log in the n8n folder; returns the published port.
+ */
+async function runN8nContainer(
 	ctx: DockerContext,
 	name: string,
 	volume: string,
 	env: string[],
-): Promise<string> {
+	extra: string[],
+	...command: string[]
+): Promise<number> {
 	const port = await freePort();
 	const started = await ctx.daemon.docker([
 		'run',
@@ -56,16 +62,30 @@ async function worker(
 		'-v',
 		`${volume}:/home/node/.n8n`,
 		...env,
-		'-e',
-		'QUEUE_HEALTH_CHECK_ACTIVE=true',
-		'-e',
-		'QUEUE_HEALTH_CHECK_PORT=5678',
+		...extra,
 		'-e',
 		`N8N_LOG_FILE_LOCATION=/home/node/.n8n/${name}.log`,
 		ctx.image,
-		'worker',
+		...command,
 	]);
 	if (started.code !== 0) throw new Error(`docker run ${name} failed: ${describe(started)}`);
+	return port;
+}
+
+async function worker(
+	ctx: DockerContext,
+	name: string,
+	volume: string,
+	env: string[],
+): Promise<string> {
+	const port = await runN8nContainer(
+		ctx,
+		name,
+		volume,
+		env,
+		['-e', 'QUEUE_HEALTH_CHECK_ACTIVE=true', '-e', 'QUEUE_HEALTH_CHECK_PORT=5678'],
+		'worker',
+	);
 	const deadline = Date.now() + 120_000;
 	for (;;) {
 		const answer = await fetch(`http://127.0.0.1:${port}/healthz/readiness`, {
@@ -119,24 +139,10 @@ export async function queueFlow(ctx: DockerContext, install: DockerInstall): Pro
 		const volume = install.volume;
 		const rest = await step(ctx.started, `queue mode: main on the volume ${volume}`, async () => {
 			await ctx.daemon.docker(['rm', '-f', install.container]);
-			const port = await freePort();
-			const started = await ctx.daemon.docker([
-				'run',
-				'-d',
-				'--name',
-				main,
-				'-p',
-				`127.0.0.1:${port}:5678`,
-				'-v',
-				`${volume}:/home/node/.n8n`,
-				...env,
+			const port = await runN8nContainer(ctx, main, volume, env, [
 				'-e',
 				'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true',
-				'-e',
-				`N8N_LOG_FILE_LOCATION=/home/node/.n8n/${main}.log`,
-				ctx.image,
 			]);
-			if (started.code !== 0) throw new Error(`docker run ${main} failed: ${describe(started)}`);
 			return await n8nReady(ctx, main, `http://127.0.0.1:${port}`);
 		});
 		const home = volumeHome(ctx, volume);

@@ -16,6 +16,18 @@ export function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)}s`;
 }
 
+/** Prints `▶ [+m:ss] title`, runs the step, then `  (step: Ns)`. */
+export async function step<T>(started: number, title: string, run: () => Promise<T>): Promise<T> {
+	const at = Math.round((Date.now() - started) / 1000);
+	console.log(`\n▶ [+${Math.floor(at / 60)}:${String(at % 60).padStart(2, '0')}] ${title}`);
+	const t = Date.now();
+	try {
+		return await run();
+	} finally {
+		console.log(`  (step: ${seconds(Date.now() - t)})`);
+	}
+}
+
 export interface StageSetup {
 	runtime: N8nRuntime;
 	/** Temporary folder for the user folder, imports and logs. */

@@ -18,14 +18,8 @@ import { freePort } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
 import { N8nSession, type CommandLog } from '../lib/session';
-import { seconds } from '../lib/stage';
-import {
-	CREDENTIAL_TYPE,
-	listExamples,
-	SANDBOX_CREDENTIAL,
-	type Example,
-	type RunData,
-} from '../lib/workflows';
+import { createExampleByRest } from '../lib/restExample';
+import type { Example, RunData } from '../lib/workflows';
 import type { LocalRegistry } from '../lib/verdaccio';
 
 /** The example run after each install: a manual trigger, our Stats node, Convert to File. */
@@ -43,19 +37,6 @@ export interface StageContext {
 	twin: Sandbox;
 	work: string;
 	started: number;
-}
-
-/** Prints `▶ [+m:ss] title`, runs the step, then `  (step: Ns)`. */
-export async function step<T>(started: number, title: string, run: () => Promise<T>): Promise<T> {
-	const at = Math.round((Date.now() - started) / 1000);
-	const clock = `${Math.floor(at / 60)}:${String(at % 60).padStart(2, '0')}`;
-	console.log(`\n▶ [+${clock}] ${title}`);
-	const t = Date.now();
-	try {
-		return await run();
-	} finally {
-		console.log(`  (step: ${seconds(Date.now() - t)})`);
-	}
 }
 
 /** A session on a fresh user folder in `<work>/<label>`, on free ports. */
@@ -145,32 +126,12 @@ export async function waitForLogLine(
  * (nothing imported by the CLI, so the package can be absent when they are made).
  */
 export async function createExample(ctx: StageContext, rest: N8nRest): Promise<Example> {
-	const example = listExamples().find((e) => e.file === EXAMPLE_FILE);
-	assert.ok(example, `examples/${EXAMPLE_FILE} is missing`);
-	const credential = await rest.request<{ id: string }>('POST', '/rest/credentials', {
-		name: SANDBOX_CREDENTIAL.name,
-		type: CREDENTIAL_TYPE,
-		data: credentialsFor(ctx.sandbox),
-	});
-	const nodes = example.workflow.nodes.map((node) =>
-		node.credentials?.[CREDENTIAL_TYPE]
-			? {
-					...node,
-					credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: SANDBOX_CREDENTIAL.name } },
-				}
-			: node,
-	);
-	const workflow = { ...example.workflow, nodes };
-	delete workflow.id;
-	const created = await rest.request<{ id: string }>('POST', '/rest/workflows', {
-		name: workflow.name,
-		nodes: workflow.nodes,
-		connections: workflow.connections,
+	const { example } = await createExampleByRest(rest, EXAMPLE_FILE, credentialsFor(ctx.sandbox), {
 		settings: { executionOrder: 'v1' },
 		// n8n 1.x stores the flag from the body (2.x ignores it and keeps a new workflow inactive).
 		active: false,
 	});
-	return { file: example.file, id: created.id, workflow };
+	return example;
 }
 
 function manualTriggerOf(example: Example) {

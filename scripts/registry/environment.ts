@@ -16,7 +16,8 @@ import {
 	refusal,
 	uninstallPackage,
 } from '../lib/communityPackages';
-import { logLines, newSession, registryEnv, step, type StageContext } from './context';
+import { step } from '../lib/stage';
+import { logLines, newSession, registryEnv, type StageContext } from './context';
 
 /** The N8N_COMMUNITY_PACKAGES value naming this package at one version. */
 export function envList(name: string, version: string): string {

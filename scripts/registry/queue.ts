@@ -26,6 +26,7 @@ import {
 	installPackage,
 	nodesFolder,
 } from '../lib/communityPackages';
+import { step } from '../lib/stage';
 import {
 	checkExampleRuns,
 	createExample,
@@ -33,7 +34,6 @@ import {
 	newSession,
 	registryEnv,
 	runExample,
-	step,
 	waitForLogLine,
 	type StageContext,
 } from './context';

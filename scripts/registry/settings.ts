@@ -19,6 +19,7 @@ import {
 	updatePackage,
 	type InstalledPackage,
 } from '../lib/communityPackages';
+import { step } from '../lib/stage';
 import {
 	checkExampleRuns,
 	createExample,
@@ -27,7 +28,6 @@ import {
 	pointNpmAtRegistry,
 	registryEnv,
 	servedTypes,
-	step,
 	type StageContext,
 } from './context';
 
