@@ -13,31 +13,18 @@
  * three see the wall clock plus one offset. Redis and PostgreSQL keep real time:
  * their timeouts (Bull's lock expiry, connection timeouts) then never see a jump.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Sandbox } from '../../sandbox';
+import { aptInstall } from '../lib/debianPackages';
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
 
-/**
- * Installs Debian's `faketime` package (which brings libfaketime) when the library is missing, as
- * `.ci/run` installs its system packages: apt-get, non-interactive, through `sudo -n` unless root,
- * and once more after `apt-get update` when the package lists are stale or absent.
- */
+/** Installs Debian's `faketime` package (which brings libfaketime) when the library is missing. */
 function ensureLibfaketime(): void {
 	if (existsSync(LIBFAKETIME)) return;
-	const root = process.getuid?.() === 0;
-	const apt = (...args: string[]) =>
-		spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
-			stdio: 'inherit',
-			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-		}).status === 0;
 	console.log(`  ${LIBFAKETIME} is missing: installing the faketime package with apt-get`);
-	if (!apt('install', '-y', 'faketime')) {
-		apt('update');
-		apt('install', '-y', 'faketime');
-	}
+	aptInstall(['faketime']);
 	if (!existsSync(LIBFAKETIME))
 		throw new Error(
 			`${LIBFAKETIME} is still missing after apt-get install -y faketime: install Debian's faketime package by hand (it needs root or sudo without a password)`,
