@@ -180,17 +180,46 @@ export interface MemoryReading {
 /** n8n's own process of a group (its task runner is a child with its own RSS). */
 export const n8nRss = (group: GroupMemory) => Math.round(group.processes[0]?.rssMb ?? 0);
 
-/** Each process's first reading from day 2 on and its last, and the largest ratio of the two. */
-export function memoryFigures(readings: Record<string, MemoryReading[]>) {
-	const out: Record<string, { day2?: number; dayLast?: number; from?: number; to?: number }> = {};
+const median = (values: number[]) => {
+	const sorted = [...values].sort((x, y) => x - y);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
+};
+
+/** How many end-of-day readings each end of a process's life is taken over. */
+const READINGS_PER_END = 3;
+
+/**
+ * Each process's RSS early and late in its life, and the largest ratio of the two. A process's
+ * first reading is left out: it comes at the end of the day it started, before n8n has loaded
+ * what a day of runs loads (for the first processes day 1; for a worker started after a kill, a
+ * few hours after its start). One end-of-day reading swings by up to a fifth with the garbage
+ * collector (a worker read 358, 444 and 396 MB on three days in a row), so each end is the median
+ * of 3 readings: a leak moves the median, one reading taken just before a collection does not.
+ */
+interface ProcessMemory {
+	early: number;
+	late: number;
+	from: number;
+	to: number;
+}
+
+/** Each process by name, and `growth`: the largest ratio of late to early of them. */
+type MemoryFigures = { growth: number } & { [name: string]: ProcessMemory | number };
+
+export function memoryFigures(readings: Record<string, MemoryReading[]>): MemoryFigures {
+	const out: Record<string, ProcessMemory> = {};
 	let growth = 0;
 	for (const [name, list] of Object.entries(readings)) {
-		const early = list.find((r) => r.day >= 2) ?? list[0];
-		const last = list[list.length - 1];
-		if (!early || !last) continue;
-		out[name] = { day2: early.rssMb, dayLast: last.rssMb, from: early.day, to: last.day };
-		if (last.day > early.day && early.rssMb > 0)
-			growth = Math.max(growth, last.rssMb / early.rssMb);
+		const whole = list.length > 1 ? list.slice(1) : list;
+		if (!whole.length) continue;
+		const n = Math.min(READINGS_PER_END, Math.floor(whole.length / 2) || 1);
+		const early = median(whole.slice(0, n).map((r) => r.rssMb));
+		const late = median(whole.slice(-n).map((r) => r.rssMb));
+		const from = whole[0].day;
+		const to = whole[whole.length - 1].day;
+		out[name] = { early, late, from, to };
+		if (to > from && early > 0) growth = Math.max(growth, late / early);
 	}
 	return { ...out, growth: Number(growth.toFixed(3)) };
 }

@@ -164,7 +164,7 @@ export async function buildReport(input: {
 			goal: 'memory growth at most 1.25x',
 			met: memory.growth <= 1.25,
 			value: `${memory.growth}x`,
-			why: 'RSS grew more than 1.25 times between day 2 and the last day',
+			why: "a process's RSS (median of 3 end-of-day readings) grew more than 1.25 times between the start of its life and its end",
 		},
 		{
 			goal: `sign-in moments at most ${SIGN_IN_MOMENTS} + ${forced} (faults that force one), sign-in requests at most twice that`,
