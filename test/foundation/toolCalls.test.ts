@@ -214,67 +214,68 @@ describe('our nodes called directly as tools (the MCP Server Trigger path)', () 
 		expect(apiRequests(sandbox())).toHaveLength(0);
 	});
 
+	/**
+	 * One call with Dry Run on, which must answer with the request it would send and send nothing,
+	 * then the same call without it, which must succeed; returns both for the write's own checks.
+	 */
+	const dryThenReal = async (
+		type: string,
+		typeVersion: number,
+		parameters: INodeParameters,
+		args: IDataObject,
+	) => {
+		const call = async (params: INodeParameters) =>
+			(
+				await runAsTool({
+					type,
+					typeVersion,
+					parameters: params,
+					credentials: credentials(),
+					calls: [args],
+				})
+			).calls[0];
+		const dry = await call({ ...parameters, options: { dryRun: true } });
+		expect(dry.error).toBeUndefined();
+		expect(dry.result?.[0]).toMatchObject({ dryRun: true, method: 'POST' });
+		expect(apiRequests(sandbox())).toHaveLength(0);
+		const real = await call(parameters);
+		expect(real.error).toBeUndefined();
+		return { dry, real };
+	};
+
 	test('Audiences → Create (custom operation): Dry Run sends nothing, a real call sends exactly one write', async () => {
-		const parameters = {
-			resource: 'audience',
-			operation: 'create',
-			accountId: locator(UZ),
-			title: fromAI('Title'),
-			source: 'list',
-			phoneNumbers: fromAI('Phone_Numbers'),
-		};
 		// An audience needs at least 1,000 numbers.
 		const numbers = Array.from({ length: 1000 }, (_, i) => `99893${String(i).padStart(7, '0')}`);
-		const args = { Title: 'Tool audience', Phone_Numbers: numbers.join(', ') };
-		const dry = await runAsTool({
-			type: 'adCabinetAudiences',
-			typeVersion: 1.3,
-			parameters: { ...parameters, options: { dryRun: true } },
-			credentials: credentials(),
-			calls: [args],
-		});
-		expect(dry.calls[0].error).toBeUndefined();
-		expect(dry.calls[0].result?.[0]).toMatchObject({ dryRun: true, method: 'POST' });
-		expect(apiRequests(sandbox())).toHaveLength(0);
-		const real = await runAsTool({
-			type: 'adCabinetAudiences',
-			typeVersion: 1.3,
-			parameters,
-			credentials: credentials(),
-			calls: [args],
-		});
-		expect(real.calls[0].error).toBeUndefined();
+		const { dry } = await dryThenReal(
+			'adCabinetAudiences',
+			1.3,
+			{
+				resource: 'audience',
+				operation: 'create',
+				accountId: locator(UZ),
+				title: fromAI('Title'),
+				source: 'list',
+				phoneNumbers: fromAI('Phone_Numbers'),
+			},
+			{ Title: 'Tool audience', Phone_Numbers: numbers.join(', ') },
+		);
 		expect(apiWrites(sandbox())).toHaveLength(1);
-		expect(apiWrites(sandbox())[0].path).toBe(dry.calls[0].result?.[0].path);
+		expect(apiWrites(sandbox())[0].path).toBe(dry.result?.[0].path);
 	});
 
 	test('Media → Upload (custom operation) from a file address: Dry Run sends nothing, then one upload', async () => {
-		const parameters = {
-			resource: 'media',
-			operation: 'upload',
-			accountId: locator(UZ),
-			fileUrl: fromAI('File_URL'),
-			allowPrivateNetwork: true,
-		};
-		const args = { File_URL: `${imageBase}/banner.png` };
-		const dry = await runAsTool({
-			type: 'adCabinetMedia',
-			typeVersion: 1.2,
-			parameters: { ...parameters, options: { dryRun: true } },
-			credentials: credentials(),
-			calls: [args],
-		});
-		expect(dry.calls[0].error).toBeUndefined();
-		expect(dry.calls[0].result?.[0]).toMatchObject({ dryRun: true, method: 'POST' });
-		expect(apiRequests(sandbox())).toHaveLength(0);
-		const real = await runAsTool({
-			type: 'adCabinetMedia',
-			typeVersion: 1.2,
-			parameters,
-			credentials: credentials(),
-			calls: [args],
-		});
-		expect(real.calls[0].error).toBeUndefined();
+		await dryThenReal(
+			'adCabinetMedia',
+			1.2,
+			{
+				resource: 'media',
+				operation: 'upload',
+				accountId: locator(UZ),
+				fileUrl: fromAI('File_URL'),
+				allowPrivateNetwork: true,
+			},
+			{ File_URL: `${imageBase}/banner.png` },
+		);
 		expect(apiWrites(sandbox())).toHaveLength(1);
 	});
 
