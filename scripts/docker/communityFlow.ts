@@ -19,7 +19,6 @@ import {
 	updatePackage,
 } from '../lib/communityPackages';
 import { EXPECTED_NODES } from '../lib/nodeTypes';
-import { freePort } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { LocalRegistry } from '../lib/verdaccio';
 import { step } from '../lib/stage';
@@ -28,6 +27,7 @@ import {
 	createExample,
 	n8nReady,
 	servedNodes,
+	startN8nContainer,
 	volumeHome,
 	type DockerContext,
 } from './containers';
@@ -67,26 +67,15 @@ async function startSettingsContainer(
 	name: string,
 	env: Record<string, string>,
 ): Promise<{ rest: N8nRest; home: string }> {
-	const port = await freePort();
 	const registryUrl = await ctx.bridge.url(releases.registry.url);
-	const started = await ctx.daemon.docker([
-		'run',
-		'-d',
-		'--name',
-		name,
-		'-p',
-		`127.0.0.1:${port}:5678`,
-		'-v',
-		`${name}:/home/node/.n8n`,
+	const port = await startN8nContainer(ctx, name, name, [
 		'-e',
 		`N8N_COMMUNITY_PACKAGES_REGISTRY=${registryUrl}`,
 		// n8n's own test hook, for the licence feature a registry other than npm's public one needs.
 		'-e',
 		'E2E_TESTS=true',
 		...Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
-		ctx.image,
 	]);
-	if (started.code !== 0) throw new Error(`docker run ${name} failed: ${describe(started)}`);
 	const rest = await n8nReady(ctx, name, `http://127.0.0.1:${port}`);
 	// The list's Update badge comes from `npm outdated` in the nodes folder, which reads npm's own
 	// settings there: an .npmrc naming the local registry, as an administrator with one writes it.

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { loadedNodeCount, readLog, type LogEntry } from '../lib/logs';
 import { EXPECTED_NODES } from '../lib/nodeTypes';
 import { startPostgres, type Postgres } from '../lib/postgres';
-import { freePort } from '../lib/processes';
 import { startRedis, type Redis } from '../lib/redis';
 import { runManually } from '../lib/manualRun';
 import { step } from '../lib/stage';
@@ -19,6 +18,7 @@ import {
 	checkExampleRuns,
 	createExample,
 	n8nReady,
+	startN8nContainer,
 	volumeHome,
 	type DockerContext,
 } from './containers';
@@ -39,38 +39,8 @@ async function waitForEntry(
 	}
 }
 
-/**
- * Starts n8n (main, or `worker`) in a container named `name` on `volume`, its port published on
- * 127.0.0.1, its log in the n8n folder; returns the published port.
- */
-async function runN8nContainer(
-	ctx: DockerContext,
-	name: string,
-	volume: string,
-	env: string[],
-	extra: string[],
-	...command: string[]
-): Promise<number> {
-	const port = await freePort();
-	const started = await ctx.daemon.docker([
-		'run',
-		'-d',
-		'--name',
-		name,
-		'-p',
-		`127.0.0.1:${port}:5678`,
-		'-v',
-		`${volume}:/home/node/.n8n`,
-		...env,
-		...extra,
-		'-e',
-		`N8N_LOG_FILE_LOCATION=/home/node/.n8n/${name}.log`,
-		ctx.image,
-		...command,
-	]);
-	if (started.code !== 0) throw new Error(`docker run ${name} failed: ${describe(started)}`);
-	return port;
-}
+/** n8n's log in its folder on the volume, which the stage reads through the volume's files. */
+const logFile = (name: string) => ['-e', `N8N_LOG_FILE_LOCATION=/home/node/.n8n/${name}.log`];
 
 async function worker(
 	ctx: DockerContext,
@@ -78,12 +48,18 @@ async function worker(
 	volume: string,
 	env: string[],
 ): Promise<string> {
-	const port = await runN8nContainer(
+	const port = await startN8nContainer(
 		ctx,
 		name,
 		volume,
-		env,
-		['-e', 'QUEUE_HEALTH_CHECK_ACTIVE=true', '-e', 'QUEUE_HEALTH_CHECK_PORT=5678'],
+		[
+			...env,
+			'-e',
+			'QUEUE_HEALTH_CHECK_ACTIVE=true',
+			'-e',
+			'QUEUE_HEALTH_CHECK_PORT=5678',
+			...logFile(name),
+		],
 		'worker',
 	);
 	const deadline = Date.now() + 120_000;
@@ -139,9 +115,11 @@ export async function queueFlow(ctx: DockerContext, install: DockerInstall): Pro
 		const volume = install.volume;
 		const rest = await step(ctx.started, `queue mode: main on the volume ${volume}`, async () => {
 			await ctx.daemon.docker(['rm', '-f', install.container]);
-			const port = await runN8nContainer(ctx, main, volume, env, [
+			const port = await startN8nContainer(ctx, main, volume, [
+				...env,
 				'-e',
 				'OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true',
+				...logFile(main),
 			]);
 			return await n8nReady(ctx, main, `http://127.0.0.1:${port}`);
 		});

@@ -115,7 +115,7 @@ export async function planExamples(
 	return planned;
 }
 
-interface ExampleRunSetup {
+export interface ExampleRunSetup {
 	checks: Checks;
 	/** The sandbox n8n talks to, and its twin (same seed and instant) for the harness. */
 	sandbox: Sandbox;

@@ -1,11 +1,22 @@
 /**
- * An example and the sandbox credential created through n8n's REST API, as the editor saves them:
- * nothing imported by the CLI, so the package may still be absent from n8n when they are made.
+ * An example and the sandbox credential created through n8n's REST API, as the editor saves them
+ * (nothing imported by the CLI, so the package may still be absent from n8n when they are made),
+ * and the example run as the editor's Execute workflow button runs it.
  */
 import { strict as assert } from 'node:assert';
 import type { SandboxCredential } from '../../harness/sandbox';
+import { checkExample, type ExampleRunSetup } from './exampleChecks';
+import { EXPECTATIONS } from './expectations';
+import { runManually } from './manualRun';
 import type { N8nRest } from './rest';
-import { CREDENTIAL_TYPE, listExamples, SANDBOX_CREDENTIAL, type Example } from './workflows';
+import type { N8nRuntime } from './runtime';
+import {
+	CREDENTIAL_TYPE,
+	listExamples,
+	SANDBOX_CREDENTIAL,
+	type Example,
+	type RunData,
+} from './workflows';
 
 export async function createExampleByRest(
 	rest: N8nRest,
@@ -38,4 +49,37 @@ export async function createExampleByRest(
 		...body,
 	});
 	return { example: { file: example.file, id: created.id, workflow }, credentialId: credential.id };
+}
+
+/** Runs the example as the editor's Execute workflow button does; the run, whatever its outcome. */
+export async function runExampleByRest(
+	runtime: N8nRuntime,
+	rest: N8nRest,
+	example: Example,
+	timeoutMs?: number,
+): Promise<RunData> {
+	const trigger = example.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	assert.ok(trigger, `${example.file} has no manual trigger`);
+	return await runManually(runtime, rest, example, trigger, timeoutMs);
+}
+
+/**
+ * The example run that way and held to everything the e2e stage holds it to: it ran completely,
+ * the same items and API requests as the in-process harness, and its own expectation.
+ */
+export async function checkExampleByRest(
+	setup: ExampleRunSetup,
+	rest: N8nRest,
+	example: Example,
+	how: string,
+	timeoutMs?: number,
+): Promise<void> {
+	const expectation = EXPECTATIONS[example.file];
+	assert.ok(expectation, `no expectation for ${example.file}`);
+	await checkExample(
+		setup,
+		{ example, expectation },
+		async () => await runExampleByRest(setup.runtime, rest, example, timeoutMs),
+		how,
+	);
 }

@@ -3,14 +3,10 @@
  * sandbox API (and its twin for the harness), the example workflow run after each install, timed
  * steps, and a few readings of a running n8n.
  */
-import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { credentialsFor } from '../../harness/sandbox';
-import { checkExample, type PlannedExample } from '../lib/exampleChecks';
-import { EXPECTATIONS } from '../lib/expectations';
-import { runManually } from '../lib/manualRun';
 import type { Checks } from '../lib/checks';
 import type { PackageJson } from '../lib/installPackage';
 import { readLog, type LogEntry } from '../lib/logs';
@@ -18,8 +14,8 @@ import { freePort } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
 import { N8nSession, type CommandLog } from '../lib/session';
-import { createExampleByRest } from '../lib/restExample';
-import type { Example, RunData } from '../lib/workflows';
+import { checkExampleByRest, createExampleByRest } from '../lib/restExample';
+import type { Example } from '../lib/workflows';
 import type { LocalRegistry } from '../lib/verdaccio';
 
 /** The example run after each install: a manual trigger, our Stats node, Convert to File. */
@@ -134,26 +130,7 @@ export async function createExample(ctx: StageContext, rest: N8nRest): Promise<E
 	return example;
 }
 
-function manualTriggerOf(example: Example) {
-	const trigger = example.workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-	assert.ok(trigger, `${example.file} has no manual trigger`);
-	return trigger;
-}
-
-/** Runs the example as the editor's Execute workflow button does; the run, whatever its outcome. */
-export async function runExample(
-	runtime: N8nRuntime,
-	rest: N8nRest,
-	example: Example,
-	timeoutMs?: number,
-): Promise<RunData> {
-	return await runManually(runtime, rest, example, manualTriggerOf(example), timeoutMs);
-}
-
-/**
- * The example run in n8n and held to everything the e2e stage holds it to: it ran completely, the
- * same items and API requests as the in-process harness, and its own expectation.
- */
+/** The example run in n8n and held to everything the e2e stage holds it to (see `checkExampleByRest`). */
 export async function checkExampleRuns(
 	ctx: StageContext,
 	runtime: N8nRuntime,
@@ -162,13 +139,6 @@ export async function checkExampleRuns(
 	example: Example,
 	how: string,
 ): Promise<void> {
-	const expectation = EXPECTATIONS[example.file];
-	assert.ok(expectation, `no expectation for ${example.file}`);
-	const planned: PlannedExample = { example, expectation };
-	await checkExample(
-		{ checks: ctx.checks, sandbox: ctx.sandbox, twin: ctx.twin, userFolder, runtime },
-		planned,
-		async () => await runExample(runtime, rest, example),
-		how,
-	);
+	const { checks, sandbox, twin } = ctx;
+	await checkExampleByRest({ checks, sandbox, twin, userFolder, runtime }, rest, example, how);
 }

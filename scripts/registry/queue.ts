@@ -26,6 +26,7 @@ import {
 	installPackage,
 	nodesFolder,
 } from '../lib/communityPackages';
+import { runExampleByRest } from '../lib/restExample';
 import { step } from '../lib/stage';
 import {
 	checkExampleRuns,
@@ -33,7 +34,6 @@ import {
 	logLines,
 	newSession,
 	registryEnv,
-	runExample,
 	waitForLogLine,
 	type StageContext,
 } from './context';
@@ -129,7 +129,9 @@ export async function queueFlow(ctx: StageContext, runtime: N8nRuntime): Promise
 				'offloaded to the worker without the package, the run fails: the worker does not know the node type',
 				async () => {
 					const unknownType = new RegExp(`Unrecognized node type|${pkg.name}`);
-					const running = runExample(runtime, rest, example, 60_000).catch((error: Error) => error);
+					const running = runExampleByRest(runtime, rest, example, 60_000).catch(
+						(error: Error) => error,
+					);
 					// The worker's own log is the proof. Main learns of the failure from Bull's failed-job
 					// event, and n8n 2.41.1 can miss it when the worker fails the job within milliseconds:
 					// job.finished() checks the job, then listens, and an event in between is lost.
