@@ -307,6 +307,10 @@ async function main(): Promise<number> {
 				);
 				return run;
 			}
+			// The worker started after the other run's loss may have taken this run (it did in a CI run): once
+			// it has logged starting the run it is up, and it is the one to kill.
+			if (workerThatStarted(workers, run.id) < 0)
+				workers.push(...(await Promise.all(replacements.splice(0))));
 			const { index, pid } = killWorkerRunning(workers, run.id);
 			lostWorkers.push(...workers.splice(index, 1));
 			replacements.push(startWorker());
