@@ -102,6 +102,20 @@ function firstExport<T>(modulePath: string): T {
 	return new Ctor();
 }
 
+/**
+ * What n8n's node registry does to a declarative node whenever it hands it out (n8n 1.123 and 2.41
+ * alike): it writes onto the node itself an `execute` that runs n8n-core's RoutingNode, so the
+ * workflow engine calls `execute` with its ExecuteContext for every run of the node, plain or tool.
+ * The harness does the same, so that the nodes run here as they run in n8n.
+ */
+function withRegistryExecute(nodeType: INodeType): void {
+	const declarative = nodeType.description.requestDefaults !== undefined;
+	if (!declarative || nodeType.execute || nodeType.poll || nodeType.trigger) return;
+	nodeType.execute = async function (this: ExecuteContext) {
+		return (await new RoutingNode(this, nodeType).runNode()) ?? [];
+	} as INodeType['execute'];
+}
+
 export class HarnessNodeTypes implements INodeTypes {
 	readonly types = new Map<string, INodeType | IVersionedNodeType>();
 
@@ -143,27 +157,25 @@ export class HarnessNodeTypes implements INodeTypes {
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
 		const ours = nodeType.startsWith(`${pkg.name}.`) && nodeType.endsWith('Tool');
 		if (ours) return this.asTool(nodeType.replace(/Tool$/, ''), version);
-		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+		const found = NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+		if (nodeType.startsWith(`${pkg.name}.`)) withRegistryExecute(found);
+		return found;
 	}
 
 	private readonly tools = new Map<string, INodeType>();
 
 	/**
 	 * One of our nodes as n8n's server hands it to a tool caller (the MCP Server Trigger, an AI
-	 * Agent) under its `…Tool` name: the node registry first writes onto the node the `execute` it
-	 * gives every declarative node (the routing alone, run by n8n-core's RoutingNode), then extends
-	 * the node into a tool whose only output is the AI tool connection. Built on a copy of the node, so
-	 * the runs of the plain node elsewhere in this process keep n8n-core's own declarative path.
+	 * Agent) under its `…Tool` name: the node registry writes onto the node the `execute` it gives
+	 * every declarative node, then extends the node into a tool whose only output is the AI tool
+	 * connection.
 	 */
 	private asTool(baseName: string, version?: number): INodeType {
 		const key = `${baseName}@${version ?? 'default'}`;
 		const cached = this.tools.get(key);
 		if (cached) return cached;
-		const base = NodeHelpers.getVersionedNodeType(this.getByName(baseName), version);
-		const registered = Object.create(base) as INodeType;
-		registered.execute = async function (this: ExecuteContext) {
-			return (await new RoutingNode(this, registered).runNode()) ?? [];
-		} as INodeType['execute'];
+		const registered = NodeHelpers.getVersionedNodeType(this.getByName(baseName), version);
+		withRegistryExecute(registered);
 		const description = Object.create(registered.description, {
 			name: { value: `${registered.description.name}Tool` },
 			outputs: { value: [NodeConnectionTypes.AiTool] },

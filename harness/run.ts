@@ -1,4 +1,5 @@
 import './env';
+import { startProcessedData } from './processedData';
 import type {
 	ICredentialDataDecryptedObject,
 	IConnections,
@@ -125,6 +126,7 @@ function startNodeOf(workflow: Workflow, nodes: INode[]): INode {
  * with real HTTP, and returns each node's output items and error.
  */
 export async function runWorkflow(input: WorkflowInput): Promise<WorkflowResult> {
+	await startProcessedData();
 	const workflow = buildWorkflow(input);
 	const mode = input.mode ?? 'manual';
 	const workflowData = {

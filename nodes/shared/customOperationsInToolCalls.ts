@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { rememberRecordsOf } from './store/records';
 
 type Execute = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
@@ -28,6 +29,8 @@ export abstract class DeclarativeNodeWithCustomOperations {
 		if (!routing) return undefined;
 		const custom = this.customOperations;
 		return async function (this: IExecuteFunctions) {
+			// The per-item contexts of a declarative operation reach n8n's shared records through this.
+			rememberRecordsOf(this);
 			// The same lookup as the engine's: the node's saved Resource and Operation.
 			const { resource, operation } = this.getNode().parameters;
 			const own =

@@ -27,6 +27,7 @@ interface WriteOptions {
 	cpmMax?: number;
 	budgetMax?: number;
 	maxChangePercent?: number;
+	maxChangePercentPerDay?: number;
 }
 
 const DRY_RUN: INodeProperties = {
@@ -77,6 +78,16 @@ const MONEY: INodeProperties[] = [
 	},
 ];
 
+const DAY_BOUND: INodeProperties = {
+	displayName: 'Max Change % per Day',
+	name: 'maxChangePercentPerDay',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 30,
+	description:
+		"An update that moves the ad's CPM or daily budget more than this percentage away from the value it had at the start of its day is refused before anything is sent. A day starts at the first change of that value and lasts 24 hours (to the next whole hour, so at most 25); it holds across executions of this node, in every n8n process. Without this option there is no daily bound, and Max Change % alone lets repeated updates walk a value step by step.",
+};
+
 const SKIP_IDENTICAL: INodeProperties = {
 	displayName: 'Skip Identical',
 	name: 'skipIdentical',
@@ -99,11 +110,17 @@ const SKIP_UNCHANGED: INodeProperties = {
 export function writeOptionsProperty(
 	show: Record<string, string[]>,
 	hideVersions: number[],
-	kinds: { skipIdentical?: boolean; skipUnchanged?: boolean; money?: boolean } = {},
+	kinds: {
+		skipIdentical?: boolean;
+		skipUnchanged?: boolean;
+		money?: boolean;
+		perDay?: boolean;
+	} = {},
 ): INodeProperties {
 	const options = [
 		DRY_RUN,
 		...(kinds.money ? MONEY : []),
+		...(kinds.perDay ? [DAY_BOUND] : []),
 		...(kinds.skipIdentical ? [SKIP_IDENTICAL] : []),
 		...(kinds.skipUnchanged ? [SKIP_UNCHANGED] : []),
 	].sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -137,6 +154,7 @@ export function readWriteOptions(fx: IExecuteSingleFunctions, since: number): Wr
 		cpmMax: current ? bound(raw.cpmMax) : undefined,
 		budgetMax: current ? bound(raw.budgetMax) : undefined,
 		maxChangePercent: current ? bound(raw.maxChangePercent) : undefined,
+		maxChangePercentPerDay: current ? bound(raw.maxChangePercentPerDay) : undefined,
 	};
 }
 

@@ -20,6 +20,7 @@ import {
 import { readAdId } from './fields/adId';
 import { labelOf } from './fields/adFields';
 import { identityOf, readableText, readableUrl } from './sameAd';
+import { checkDayBound } from './dayBound';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -212,7 +213,10 @@ export async function guardAdUpdate(
 	const itemIndex = this.getItemIndex();
 	checkMoney(node, itemIndex, body, MONEY_FIELDS, { ...settings, maxChangePercent: undefined });
 	const needsAd =
-		settings.dryRun || settings.skipUnchanged || settings.maxChangePercent !== undefined;
+		settings.dryRun ||
+		settings.skipUnchanged ||
+		settings.maxChangePercent !== undefined ||
+		settings.maxChangePercentPerDay !== undefined;
 	if (!needsAd) return undefined;
 	const adId = readAdId(this);
 	const detail = await adDetail(this, names, adId);
@@ -223,6 +227,8 @@ export async function guardAdUpdate(
 		settings.skipUnchanged && unchanged
 			? { skipped: true, reason: 'unchanged', ad_id: detail.ad_id ?? Number(adId) }
 			: undefined;
+	if (settings.maxChangePercentPerDay !== undefined && !skipped)
+		await checkDayBound(this, adId, body, detail, settings.maxChangePercentPerDay, settings.dryRun);
 	if (settings.dryRun)
 		return {
 			output: { ...dryRunOutput('PUT', String(options.url), body, { changes }), ...skipped },

@@ -23,7 +23,7 @@ const fields: INodeProperties[] = [
 	...cabinetForDropdownsFields(show),
 	...updateProperties(show),
 	// Dry Run, Skip Unchanged and the money bounds: from version 1.3, so older saved workflows write as before.
-	writeOptionsProperty(show, [1, 1.1, 1.2], { skipUnchanged: true, money: true }),
+	writeOptionsProperty(show, [1, 1.1, 1.2], { skipUnchanged: true, money: true, perDay: true }),
 ];
 
 /** PUT /api/advertisement/{platform}/{ad_id} with only the fields under Update Fields. */
