@@ -89,7 +89,7 @@ const isDetail = (value: unknown): value is IDataObject =>
 	Object.keys(value).length > 0;
 
 /** One read of an ad's detail (`path`) by this node's credential: a fresh answer kept, or how to keep the one about to be read. */
-export interface RecentAdRead {
+interface RecentAdRead {
 	/** The ad as read within FRESH_AD_READ_MS, given only to a node that runs as a tool. */
 	answer?: IDataObject;
 	/** Keeps the API's answer to the read about to be sent. */
