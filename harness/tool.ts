@@ -14,6 +14,8 @@ interface ToolRunInput {
 	calls?: IDataObject[];
 	typeVersion?: number;
 	continueOnFail?: boolean;
+	/** The saved credential's id the node names; `cred-1` by default. */
+	credentialId?: string;
 }
 
 interface ToolRunResult {
@@ -46,7 +48,9 @@ export async function runAsTool(options: ToolRunInput): Promise<ToolRunResult> {
 				typeVersion: options.typeVersion ?? 1,
 				position: [200, 200],
 				parameters: options.parameters,
-				credentials: { adCabinetApi: { id: 'cred-1', name: 'Ad Cabinet sandbox' } },
+				credentials: {
+					adCabinetApi: { id: options.credentialId ?? 'cred-1', name: 'Ad Cabinet sandbox' },
+				},
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 			},
 		],

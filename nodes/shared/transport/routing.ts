@@ -7,7 +7,7 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { credentialViewOf, renewsItself, secretsOf } from '../auth';
+import { credentialViewOf, renewsItself, secretsOf, type CredentialView } from '../auth';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
@@ -50,6 +50,16 @@ export interface RoutedOperation {
 		options: RequestOptions,
 		names: PlatformNames,
 	) => Promise<WriteGuard | undefined>;
+	/**
+	 * A read that an answer of a moment ago may serve (runs after `prepare`): an `answer` is output
+	 * and nothing is sent; otherwise `keep` is handed the items the read output.
+	 */
+	recent?: (
+		this: IExecuteSingleFunctions,
+		options: RequestOptions,
+		names: PlatformNames,
+		credentials: CredentialView,
+	) => { answer?: IDataObject; keep: (items: INodeExecutionData[]) => void };
 }
 
 /** Fails the attempt (so it is retried) when a 2xx body was not JSON, e.g. cut short in transit. */
@@ -85,6 +95,8 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
 			const guard = await operation.guardWrite?.call(this, requestData.options, names);
 			if (guard && 'output' in guard) return [{ json: guard.output }];
+			const recent = operation.recent?.call(this, requestData.options, names, credentials);
+			if (recent?.answer) return [{ json: recent.answer }];
 			const settle = guard?.settle;
 			const runEndsAt = runDeadline();
 			const sendPage = async (options: RequestOptions) =>
@@ -124,6 +136,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 				items = [{ json: operation.onEmptyAnswer.call(this, sent) }];
 			}
 			settle?.(items);
+			recent?.keep(items);
 			return items;
 		};
 		// Taken before the first await: that is when the items arrive here in their order.

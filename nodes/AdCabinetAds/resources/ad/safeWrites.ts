@@ -19,6 +19,7 @@ import {
 } from '../../../shared/writes';
 import { readAdId } from './fields/adId';
 import { labelOf } from './fields/adFields';
+import { readAdRecently } from './recentReads';
 import { identityOf, readableText, readableUrl } from './sameAd';
 import { checkDayBound } from './dayBound';
 
@@ -72,7 +73,10 @@ function adsTitled(fx: IExecuteSingleFunctions, title: string): Promise<ListedAd
 	return list;
 }
 
-/** An ad's detail, read once per execution. */
+/**
+ * An ad's detail, read once per execution; in a tool call, a read of it by this credential within
+ * the last seconds serves instead (see recentReads.ts). A workflow reads it right before each write.
+ */
 function adDetail(
 	fx: IExecuteSingleFunctions,
 	names: PlatformNames,
@@ -81,12 +85,18 @@ function adDetail(
 	const details = perExecution<Promise<IDataObject>>(fx, 'adDetails');
 	let detail = details.get(adId);
 	if (!detail) {
-		detail = apiRequest.call(fx, {
-			api: 'base',
-			method: 'GET',
-			path: names.paths.ad(adId),
-			itemIndex: fx.getItemIndex(),
-		}) as Promise<IDataObject>;
+		const path = names.paths.ad(adId);
+		detail = readAdRecently(
+			fx,
+			path,
+			async () =>
+				(await apiRequest.call(fx, {
+					api: 'base',
+					method: 'GET',
+					path,
+					itemIndex: fx.getItemIndex(),
+				})) as IDataObject,
+		);
 		details.set(adId, detail);
 		detail.catch(() => details.delete(adId));
 	}

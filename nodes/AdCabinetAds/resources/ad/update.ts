@@ -13,8 +13,10 @@ import { cabinetForDropdownsFields } from './fields/cabinetForDropdowns';
 import { routed } from '../../../shared/transport/routing';
 import { adHint } from './hints';
 import { adRecordOrNothing } from './answer';
-import { writeOptionsProperty } from '../../../shared/writes';
+import { writeOptionsProperty, type WriteGuard } from '../../../shared/writes';
+import { credentialViewOf } from '../../../shared/auth';
 import { guardAdUpdate } from './safeWrites';
+import { forgetAdRead } from './recentReads';
 
 const show = { resource: ['ad'], operation: ['update'] };
 
@@ -38,6 +40,29 @@ async function prepareAdUpdate(
 	options.body = await completeAdBody.call(this, body);
 }
 
+/**
+ * The Update guard; then, when the PUT is to be sent, the ad's recent read is dropped at once and
+ * again when the write has ended, whatever came of it: a read after a write always asks the API.
+ */
+async function guardThenForget(
+	this: IExecuteSingleFunctions,
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	names: PlatformNames,
+): Promise<WriteGuard | undefined> {
+	const guard = await guardAdUpdate.call(this, options, names);
+	if (guard && 'output' in guard) return guard;
+	const node = this.getNode();
+	const credentials = await credentialViewOf(this);
+	const forget = () => forgetAdRead(node, credentials, String(options.url));
+	forget();
+	return {
+		settle: (items) => {
+			forget();
+			guard?.settle?.(items);
+		},
+	};
+}
+
 export const adUpdate: Operation = {
 	option: {
 		name: 'Update',
@@ -50,7 +75,7 @@ export const adUpdate: Operation = {
 		request: { method: 'PUT' },
 		...routed({
 			prepare: prepareAdUpdate,
-			guardWrite: guardAdUpdate,
+			guardWrite: guardThenForget,
 			hint: adHint('update'),
 			onEmptyAnswer(sent) {
 				return { ad_id: readAdId(this), ...sent, success: true };
