@@ -7,7 +7,7 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { credentialViewOf, renewsItself, secretsOf } from '../auth';
+import { credentialViewOf, renewsItself, renewalOwner, secretsOf } from '../auth';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
@@ -103,6 +103,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
 						renews: renewsItself(credentials),
+						owner: renewalOwner(credentials),
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
