@@ -94,7 +94,7 @@ function windowWords(ms: number): string {
 }
 
 /** The path in words a model understands, where it is easy; the literal path always follows. */
-export function pathWords(path: string): string {
+function pathWords(path: string): string {
 	const ad = /\/advertisement\/(?:[a-z_]+\/)?(\d+)\/?$/.exec(path);
 	if (ad) return `ad ${ad[1]}: ${path}`;
 	if (/\/advertisement\/(?:[a-z_]+\/)?$/.test(path)) return `the ads list: ${path}`;
