@@ -214,11 +214,24 @@ export function paceKey(node: INode, view: CredentialView, url: string): string 
 	const who = saved ?? `${view.baseUrl}|${view.username}`;
 	let path = url;
 	try {
-		path = new URL(url, 'http://relative.invalid').pathname;
+		path = new URL(withoutBase(url, view), 'http://relative.invalid').pathname;
 	} catch {
 		// Not a URL: the text itself is the path.
 	}
 	return `${who}\u0000${path}`;
+}
+
+/**
+ * A request built by our own code carries the whole URL, one built by n8n's routing the path after
+ * the Base URL: both must draw on one budget. A Base URL with a path of its own (a proxy's prefix)
+ * is taken off, so that `https://proxy/adstat/api/x` and `/api/x` are one path.
+ */
+function withoutBase(url: string, view: CredentialView): string {
+	for (const base of [view.baseUrl, view.clientApiUrl]) {
+		const prefix = (base ?? '').replace(/\/+$/, '');
+		if (prefix && url.startsWith(`${prefix}/`)) return url.slice(prefix.length);
+	}
+	return url;
 }
 
 /** What send() needs to pace one request, or undefined when the credential turns pacing off. */

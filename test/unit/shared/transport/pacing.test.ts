@@ -241,4 +241,25 @@ describe('the credential decides the limit and the budget', () => {
 			'https://client.adstat.pro|ann\u0000/api/kktu',
 		);
 	});
+
+	test('behind a Base URL with a path of its own, the whole URL and the path after it are one path', () => {
+		const credentials = {
+			baseUrl: 'http://127.0.0.1:8080/base/',
+			clientApiUrl: 'http://127.0.0.1:8080/client',
+			username: 'ann',
+			rateLimitRequests: 10,
+		};
+		const view = viewOf(credentials);
+		// Our own requests carry the whole URL, n8n's routing the path after the Base URL.
+		const whole = paceKey(
+			node('7'),
+			view,
+			'http://127.0.0.1:8080/base/api/advertisement/telegram/1',
+		);
+		expect(whole).toBe(paceKey(node('7'), view, '/api/advertisement/telegram/1'));
+		expect(whole).toBe('7\u0000/api/advertisement/telegram/1');
+		expect(paceKey(node('7'), view, 'http://127.0.0.1:8080/client/api/kktu')).toBe(
+			'7\u0000/api/kktu',
+		);
+	});
 });
