@@ -96,7 +96,7 @@ export function burstWorkflow(): WorkflowJson {
 	};
 }
 
-export interface BurstTranscript {
+interface BurstTranscript {
 	adId: number;
 	/** CPM changes the model asked for, and how many of them were applied. */
 	changes: number;
