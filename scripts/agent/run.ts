@@ -13,6 +13,9 @@
  *     let the next call succeed, a 401 that says to update the credential, an image from a URL,
  *     a URL on 127.0.0.1 refused without a request to it, an audience from a list, a cabinet ID
  *     read from the cabinet list and used for its pixel events; and on what reached the sandbox.
+ *  6. A second run under the real rate limit (burst.ts): five CPM changes of one ad spend its path,
+ *     then 12 Get ad calls at once; each answers within 25 s, with the ad or "try again in N s",
+ *     and the agent's final answer carries that wait.
  *
  * Flags: --keep (keep the temp folder with n8n's user folder, logs and the model's requests).
  */
@@ -28,6 +31,7 @@ import { conversation, ASKED_CABINET } from './conversation';
 import { ModelServer } from '../lib/modelServer';
 import { SecretServer } from './secretServer';
 import { agentCredentials, agentWorkflow } from './workflow';
+import { burstChecks, burstScript, burstWorkflow, limitSandbox, pacedCredential } from './burst';
 
 const args = new Set(process.argv.slice(2));
 
@@ -66,14 +70,19 @@ async function main(): Promise<number> {
 			image: model.fileUrl('banner.png'),
 			secret: secret.url,
 		});
-		model.script = script;
+		const burst = burstScript(sandbox);
+		// The burst run's steps follow the first run's: the model server counts its calls across runs.
+		model.script = [...script, ...burst.steps];
 		console.log(`  sandbox API on ${sandbox.baseUrl}, scripted model on ${model.apiUrl}`);
 
 		const session = await stageSession(setUp);
 		console.log('\n▶ Import');
 		await checks.check('the sandbox, expired-token and model credentials import', async () => {
 			await session.importCredentials(
-				agentCredentials(credentialsFor(sandbox), model?.apiUrl ?? ''),
+				[
+					...agentCredentials(credentialsFor(sandbox), model?.apiUrl ?? ''),
+					pacedCredential(credentialsFor(sandbox)),
+				],
 				'agent-credentials.json',
 			);
 		});
@@ -85,8 +94,13 @@ async function main(): Promise<number> {
 				`Report hourly statistics, then launch the spring campaign, and list the pixel events of the ${ASKED_CABINET} cabinet.`,
 			),
 		};
-		await checks.check('the agent workflow imports', async () => {
-			await session.importExamples([example]);
+		const burstExample: Example = {
+			file: 'agent-burst.json',
+			id: 'agentBurst00001',
+			workflow: burstWorkflow(),
+		};
+		await checks.check('the agent workflows import', async () => {
+			await session.importExamples([example, burstExample]);
 		});
 
 		console.log('\n▶ The agent run (n8n execute)');
@@ -106,6 +120,24 @@ async function main(): Promise<number> {
 		)) {
 			await checks.check(name, assertion);
 		}
+
+		console.log('\n▶ The agent under the rate limit (n8n execute)');
+		limitSandbox(sandbox);
+		const asked = model.requests.length;
+		const burstRun = await session.execute(burstExample, 300_000);
+		for (const [name, assertion] of burstChecks(
+			burst.transcript,
+			sandbox,
+			model,
+			asked,
+			burstRun.run,
+		)) {
+			await checks.check(name, assertion);
+		}
+		writeFileSync(join(work, 'model-requests.json'), JSON.stringify(model.requests, null, 2));
+		console.log(
+			`  Get ad calls as the model received them: ${burst.transcript.results.map((r) => r.slice(0, 100)).join(' | ')}`,
+		);
 	} catch (error) {
 		checks.fail('agent stage', (error as Error).stack ?? String(error));
 	} finally {

@@ -53,11 +53,29 @@ export class McpClient {
 		return (await this.client.listTools()).tools;
 	}
 
-	async call(name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+	/**
+	 * One tools/call. The stage waits up to 180 s for an answer; `sdkTimeout` keeps the SDK's own
+	 * request timeout (60 s, what an MCP client gives a tool by default), and a call it gives up on
+	 * comes back as an error whose text is the SDK's.
+	 */
+	async call(
+		name: string,
+		args: Record<string, unknown> = {},
+		{ sdkTimeout = false } = {},
+	): Promise<ToolAnswer> {
 		const started = Date.now();
-		const result = await this.client.callTool({ name, arguments: args }, undefined, {
-			timeout: 180_000,
-		});
+		let result: Awaited<ReturnType<Client['callTool']>>;
+		try {
+			result = await this.client.callTool(
+				{ name, arguments: args },
+				undefined,
+				sdkTimeout ? undefined : { timeout: 180_000 },
+			);
+		} catch (error) {
+			if (!sdkTimeout) throw error;
+			const text = `the MCP client gave up: ${(error as Error).message}`;
+			return { isError: true, text, json: undefined, ms: Date.now() - started };
+		}
 		const ms = Date.now() - started;
 		const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
 		const text = content.map((part) => part.text ?? '').join('\n');

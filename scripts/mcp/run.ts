@@ -10,7 +10,11 @@
  *  3. Over Streamable HTTP: no token and a wrong token refused; tools/list; a statistics call against
  *     the sandbox's rows; a bad argument and its fix; 5 calls at once; Preview, Apply, Apply again
  *     and Apply outside a bound against the sandbox's PUTs; every tool once. Over SSE: the tool list
- *     and one call.
+ *     and one call. Under the rate limit (limitChecks.ts): an ad's path spent by CPM changes, then
+ *     12 Get ad calls in a row, each answered within 25 s (the ad, or "try again in N s"), the
+ *     same call after N s; an Apply on the spent
+ *     path refused at once with no PUT then or later; Get ad, Preview, Apply in 1 GET + 1 PUT; five
+ *     +29% Applies stopped by Max Change % per Day after the first.
  *  4. The time of the statistics call over MCP, and of the same call in the plain node (n8n's
  *     engine in-process, `harness/`), against the same sandbox.
  *
@@ -41,6 +45,7 @@ import {
 	type LineFigures,
 } from './checks';
 import { McpClient } from './client';
+import { limitChecks, type LimitFigures } from './limitChecks';
 
 const argv = process.argv.slice(2);
 const keep = argv.includes('--keep');
@@ -84,12 +89,13 @@ async function endpointRegistered(url: string, timeoutMs = 60_000): Promise<void
 async function runLine(
 	line: string,
 	started: number,
-): Promise<{ code: number; figures: LineFigures }> {
+): Promise<{ code: number; figures: LineFigures; limits: LimitFigures }> {
 	const checks = new Checks();
 	const figures: LineFigures = { tools: [], puts: [], operations: [], refusals: [] };
+	const limits: LimitFigures = { spending: [], burst: [], dailyApplies: [] };
 	console.log(`\n▶ n8n ${line}`);
 	const setUp = setUpStage(`mcp-${line}`, started, 'pack', line);
-	if (!setUp) return { code: 1, figures };
+	if (!setUp) return { code: 1, figures, limits };
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
 	const sandbox = await Sandbox.start({ platform: 'telegram', now, clock: 'frozen' });
 	const workflow = recipe();
@@ -129,6 +135,7 @@ async function runLine(
 		const client = await McpClient.connect(ctx.url, TOKEN, 'streamable-http');
 		try {
 			await listChecks(ctx, client, figures);
+			await limitChecks(ctx, client, limits);
 			await statisticsChecks(ctx, client, figures);
 			await writeChecks(ctx, client, figures);
 			await operationChecks(ctx, client, figures);
@@ -193,10 +200,10 @@ async function runLine(
 		holds: "n8n's user folder and logs",
 		keep,
 	});
-	return { code, figures };
+	return { code, figures, limits };
 }
 
-function printFigures(line: string, figures: LineFigures): void {
+function printFigures(line: string, figures: LineFigures, limits: LimitFigures): void {
 	console.log(`\n▶ Figures on n8n ${line}`);
 	for (const refusal of figures.refusals) console.log(`  refused, ${refusal}`);
 	console.log('  tools/list as the MCP client sees it:');
@@ -209,6 +216,15 @@ function printFigures(line: string, figures: LineFigures): void {
 	for (const op of figures.operations)
 		console.log(`    ${op.tool} | ${op.operation} | ${op.result}`);
 	console.log(
+		`  under the rate limit: slowest of the burst's Get ad calls ${limits.burstSlowestMs ?? '?'} ms; Get ad, Preview, Apply sent ${limits.readPreviewApply ?? '?'}`,
+	);
+	console.log(`    CPM changes that spent the ad's path: ${limits.spending.join('; ')}`);
+	console.log(`    requests on that path: ${limits.spentBy ?? '?'}`);
+	console.log(`    the burst: ${limits.burst.join('; ')}`);
+	console.log(`    Apply on the spent path: ${limits.applyRefusal ?? '?'}`);
+	console.log('    five Applies of +29% on one ad:');
+	for (const apply of limits.dailyApplies) console.log(`      ${apply}`);
+	console.log(
 		`  statistics call: ${figures.statsCallMs ?? '?'} ms over MCP (then ${figures.statsCallAgainMs ?? '?'} ms for the same call later in the session), ${figures.plainStatsMs?.join(' ms, then ') ?? '?'} ms in the plain node (in-process, its first run loading the node types)`,
 	);
 }
@@ -218,7 +234,7 @@ async function main(): Promise<number> {
 	let code = 0;
 	for (const line of LINES) {
 		const result = await runLine(line, started);
-		printFigures(line, result.figures);
+		printFigures(line, result.figures, result.limits);
 		code ||= result.code;
 	}
 	console.log(`mcp stage (${LINES.join(' and ')}): ${seconds(Date.now() - started)}`);
