@@ -24,14 +24,24 @@ export const SAME_MOMENT_TRIGGER = 'Same moment, second run';
 /**
  * The hours (steps from the month's start) of the overlaps: hours that add rows, on every sixth day,
  * away from the faults (an hour before to an hour after each, its whole length included), so that
- * a fault's figures stay its own. With none left, the first hour with rows away from the faults.
+ * a fault's figures stay its own. With none left (a short run, where the faults crowd every hour
+ * that adds rows), the first hour with rows that no fault hits.
  */
 export function planOverlaps(rowHours: number[], faults: PlannedFault[]): number[] {
-	const busy = new Set<number>();
-	for (const f of faults) for (let h = f.hour - 1; h <= f.hour + f.lasts + 1; h++) busy.add(h);
-	const free = [...new Set(rowHours)].sort((a, b) => a - b).filter((h) => !busy.has(h));
-	const chosen = free.filter((h) => Math.floor(h / 24) % OVERLAP_EVERY_DAYS === 0);
-	return chosen.length > 0 ? chosen : free.slice(0, 1);
+	const hit = (margin: number) => {
+		const hours = new Set<number>();
+		for (const f of faults)
+			for (let h = f.hour - margin; h <= f.hour + f.lasts + margin; h++) hours.add(h);
+		return hours;
+	};
+	const sorted = [...new Set(rowHours)].sort((a, b) => a - b);
+	const near = hit(1);
+	const chosen = sorted.filter(
+		(h) => !near.has(h) && Math.floor(h / 24) % OVERLAP_EVERY_DAYS === 0,
+	);
+	if (chosen.length > 0) return chosen;
+	const on = hit(0);
+	return sorted.filter((h) => !on.has(h)).slice(0, 1);
 }
 
 /** A second Schedule Trigger firing at minute 5 of each overlap hour, on its date only (UTC). */

@@ -25,8 +25,9 @@ describe('two creatives runs at once', () => {
 		const rowHours = [10, 34, 154, 178, 298];
 		expect(planOverlaps(rowHours, [])).toEqual([10, 154, 298]);
 		expect(planOverlaps(rowHours, [fault(153), fault(296, 1)])).toEqual([10]);
-		// None left on those days: the first row hour away from the faults.
+		// None left on those days: the first row hour no fault hits, even right after one.
 		expect(planOverlaps([10, 34], [fault(10)])).toEqual([34]);
+		expect(planOverlaps([8, 10, 34], [fault(8), fault(10), fault(33)])).toEqual([34]);
 	});
 
 	test('the second trigger fires at minute 5 of each overlap hour, on its date', () => {
