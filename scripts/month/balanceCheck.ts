@@ -21,7 +21,7 @@ const CABINET_LIST = /\/api\/accounts\/[a-z]+$/;
 /** A message reaches the sink while its run is under way; n8n writes the run's end just after. */
 const AFTER_END_MS = 5_000;
 
-export interface CabinetBalance {
+interface CabinetBalance {
 	cabinetId: string;
 	currency: string;
 	available: number;
@@ -96,7 +96,7 @@ export function cabinetsBelow(
 		.sort();
 }
 
-export interface BalanceAlert {
+interface BalanceAlert {
 	/** Simulated ms the sink received it. */
 	at: number;
 	cabinetId: string;

@@ -16,10 +16,10 @@ import { MINUTE } from './workflows';
 import type { WorkflowNode } from '../lib/workflows';
 
 /** Every sixth day that adds rows gets a second run at 10:05 (day 1, 7, 13, 19, 25, 31). */
-export const OVERLAP_EVERY_DAYS = 6;
+const OVERLAP_EVERY_DAYS = 6;
 /** Two runs that began this close are one moment: the workers take queued runs within ms. */
-export const OVERLAP_MS = 1_000;
-export const SAME_MOMENT_TRIGGER = 'Same moment, second run';
+const OVERLAP_MS = 1_000;
+const SAME_MOMENT_TRIGGER = 'Same moment, second run';
 
 /**
  * The hours (steps from the month's start) of the overlaps: hours that add rows, on every sixth day,
@@ -61,7 +61,7 @@ export function sameMomentTrigger(hours: number[], startMs: number): WorkflowNod
 	};
 }
 
-export interface OverlapMoment {
+interface OverlapMoment {
 	at: string;
 	executions: string[];
 	/** Real spread of the start times within the moment, ms. */
