@@ -7,7 +7,13 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { credentialViewOf, renewsItself, secretsOf, type CredentialView } from '../auth';
+import {
+	credentialViewOf,
+	renewsItself,
+	renewalOwner,
+	secretsOf,
+	type CredentialView,
+} from '../auth';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
@@ -115,6 +121,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
 						renews: renewsItself(credentials),
+						owner: renewalOwner(credentials),
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);
@@ -129,13 +136,13 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 					: await sendPage(requestData.options);
 			} finally {
 				// A write that failed is heard of too, so nothing waits on it for good.
-				if (items === undefined) settle?.(undefined);
+				if (items === undefined) void Promise.resolve(settle?.(undefined)).catch(() => undefined);
 			}
 			if (!items.length && operation.onEmptyAnswer) {
 				const sent = (requestData.options.body ?? {}) as IDataObject;
 				items = [{ json: operation.onEmptyAnswer.call(this, sent) }];
 			}
-			settle?.(items);
+			await settle?.(items);
 			recent?.keep(items);
 			return items;
 		};
