@@ -18,6 +18,8 @@ export interface ExecutionRow {
 	mode: string;
 	/** Simulated ms (n8n writes its own clock's time). */
 	createdAt: number;
+	/** Simulated ms a process began running it (a worker, or main); unset while queued. */
+	startedAt?: number;
 	stoppedAt?: number;
 }
 
@@ -43,9 +45,10 @@ export class Executions {
 			status: string;
 			mode: string;
 			createdAt: Date;
+			startedAt: Date | null;
 			stoppedAt: Date | null;
 		}>(
-			'SELECT id, "workflowId", status, mode, "createdAt", "stoppedAt" FROM execution_entity WHERE id > $1 OR id = ANY($2::int[])',
+			'SELECT id, "workflowId", status, mode, "createdAt", "startedAt", "stoppedAt" FROM execution_entity WHERE id > $1 OR id = ANY($2::int[])',
 			// n8n may commit a later id before an earlier one (two triggers at once): the latest ids
 			// are read again, so an execution that appears late is not skipped.
 			[Math.max(0, this.maxId - 50), open],
@@ -57,6 +60,7 @@ export class Executions {
 				status: row.status,
 				mode: row.mode,
 				createdAt: new Date(row.createdAt).getTime(),
+				startedAt: row.startedAt ? new Date(row.startedAt).getTime() : undefined,
 				stoppedAt: row.stoppedAt ? new Date(row.stoppedAt).getTime() : undefined,
 			};
 			this.all.set(e.id, e);

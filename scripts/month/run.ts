@@ -31,6 +31,8 @@ import { ADS_EVERY_HOURS, BALANCE_HOUR, MINUTE } from './workflows';
 import { creativesPlan } from './writeFlows';
 import { isPut, notePutLost, planWriteFaults, WRITE_FAULT_KINDS } from './writeFaults';
 import { WriteWatch } from './writeReport';
+import { BalanceWatch } from './balanceCheck';
+import { planOverlaps } from './overlaps';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -59,15 +61,6 @@ async function main(): Promise<number> {
 	let month: Month | undefined;
 	let report: MonthReport | undefined;
 	try {
-		month = await setUpMonth(setUp, startMs, refreshDays, running);
-		const m = month;
-		console.log(
-			`  simulated month ${new Date(startMs).toISOString()} + ${DAYS} days; clock file ${m.clock.file} (offset +${m.clock.offsetMs / 1000} s)`,
-		);
-		console.log(
-			`  n8n ${m.server.url}, workers ${m.workers.map((w) => w.worker.url).join(', ')}, sandbox ${m.sandbox.baseUrl}`,
-		);
-		const executions = new Executions(m.n8nDb);
 		const readFaults = planFaults(DAYS, refreshDays);
 		const plan = [...readFaults, ...planWriteFaults(DAYS, takenHours(readFaults))];
 		// The faults on creates need creates to hit: their hours get two creatives each.
@@ -77,7 +70,21 @@ async function main(): Promise<number> {
 				.filter((f) => WRITE_FAULT_KINDS.has(f.kind) && f.kind !== 'putAnswerLost')
 				.map((f) => f.hour),
 		);
+		const overlapHours = planOverlaps([...rowsByHour.keys()], plan);
+		month = await setUpMonth(setUp, startMs, refreshDays, running, overlapHours);
+		const m = month;
+		console.log(
+			`  simulated month ${new Date(startMs).toISOString()} + ${DAYS} days; clock file ${m.clock.file} (offset +${m.clock.offsetMs / 1000} s)`,
+		);
+		console.log(
+			`  the creatives run twice at once at ${overlapHours.map((h) => new Date(startMs + h * HOUR).toISOString().slice(0, 13)).join(', ')}h`,
+		);
+		console.log(
+			`  n8n ${m.server.url}, workers ${m.workers.map((w) => w.worker.url).join(', ')}, sandbox ${m.sandbox.baseUrl}`,
+		);
+		const executions = new Executions(m.n8nDb);
 		const watch = new WriteWatch(m);
+		const balances = new BalanceWatch(m.sandbox);
 		let putLost = false;
 		const recorder = new Recorder(m, executions);
 		const faults: FaultRecord[] = [];
@@ -188,6 +195,7 @@ async function main(): Promise<number> {
 			faults,
 			recorder,
 			watch,
+			balances,
 			steps,
 		});
 	} catch (error) {

@@ -38,6 +38,7 @@ import {
 	creativesFlow,
 	telegramCredential,
 } from './writeFlows';
+import { sameMomentTrigger } from './overlaps';
 
 /** An advertiser of 120 ads: their statistics by ad stay near a hundred rows a day. */
 const AD_COUNT = 120;
@@ -163,12 +164,16 @@ export async function startWorker(month: Pick<Month, 'session'>): Promise<N8nWor
 	);
 }
 
-/** Starts everything; `startMs` is the simulated time the month starts at (a UTC midnight). */
+/**
+ * Starts everything; `startMs` is the simulated time the month starts at (a UTC midnight), and
+ * `overlapHours` the hours at which the creatives workflow runs twice at once.
+ */
 export async function setUpMonth(
 	setUp: StageSetup,
 	startMs: number,
 	refreshDays: number,
 	started: Array<{ stop(): Promise<unknown> }>,
+	overlapHours: number[],
 ): Promise<Month> {
 	const { work, runtime } = setUp;
 	// n8n starts 3 simulated minutes before the month: its first runs are those of 00:05.
@@ -220,7 +225,9 @@ export async function setUpMonth(
 		sync: syncFlow(),
 		balance: balanceFlow(sink.url),
 		ads: adsFlow(campaigns, sink.url),
-		creatives: creativesFlow(),
+		creatives: creativesFlow(
+			overlapHours.length > 0 ? sameMomentTrigger(overlapHours, startMs) : undefined,
+		),
 		cpm: cpmFlow(),
 		alerts: alertsFlow(),
 	};

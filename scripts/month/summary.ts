@@ -20,6 +20,7 @@ import {
 import type { Month } from './setup';
 import { SYNC_DAYS, SYNC_TABLE } from './workflows';
 import { writeReport, type WriteWatch } from './writeReport';
+import { balanceFigures, thresholdsOf, type BalanceWatch } from './balanceCheck';
 
 interface Goal {
 	goal: string;
@@ -50,6 +51,7 @@ export async function buildReport(input: {
 	faults: FaultRecord[];
 	recorder: Recorder;
 	watch: WriteWatch;
+	balances: BalanceWatch;
 	steps: { count: number; timedOut: string[]; nudges: number; realMs: number };
 }) {
 	const { month: m, hours, startMs, executions, faults, recorder } = input;
@@ -111,7 +113,15 @@ export async function buildReport(input: {
 	const memory = memoryFigures(recorder.memory);
 	const triggerStateBytes = await recorder.stateBytes();
 	const forced = faults.filter((f) => f.forcesSignIn).length;
-	const written = await writeReport(m, input.watch, startMs, hours);
+	const runsOf = (flow: keyof Month['flows']) =>
+		all.filter((e) => e.workflowId === m.flows[flow].id);
+	const written = await writeReport(m, input.watch, startMs, hours, runsOf('creatives'));
+	const balance = balanceFigures(
+		runsOf('balance'),
+		input.balances.snapshots,
+		m.sink.of('alerts').map((r) => ({ at: r.at, cabinetId: String(r.body.cabinet_id) })),
+		thresholdsOf(m.flows.balance),
+	);
 
 	const goals: Goal[] = [
 		{
@@ -176,10 +186,16 @@ export async function buildReport(input: {
 		},
 		...written.goals,
 		{
-			goal: 'realSeconds at most 2,400 (a full month)',
-			met: input.days < 31 || Date.now() - input.started <= 2_400_000,
+			goal: "alerts.balance: each run alerted exactly the cabinets below the threshold in the API's balances at that run",
+			met: balance.missing === 0 && balance.extra === 0,
+			value: `${balance.delivered} of ${balance.expected} expected in ${balance.runs} runs, ${balance.missing} missing, ${balance.extra} extra`,
+			why: balance.examples.join('; '),
+		},
+		{
+			goal: 'realSeconds at most 3,600 (a full month)',
+			met: input.days < 31 || Date.now() - input.started <= 3_600_000,
 			value: String(Math.round((Date.now() - input.started) / 1000)),
-			why: 'the month took longer than 40 minutes of real time',
+			why: 'the month took longer than an hour of real time',
 		},
 	];
 	return {
@@ -220,7 +236,7 @@ export async function buildReport(input: {
 			adsCounts: [...new Set(m.sink.of('ads').map((r) => JSON.stringify(r.body)))],
 		},
 		writes: written.writes,
-		alerts: written.alerts,
+		alerts: { ...written.alerts, balance },
 		memory,
 		triggerStateBytes,
 		triggerStateBytesByDay: recorder.triggerStateBytes,

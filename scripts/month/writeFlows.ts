@@ -4,7 +4,8 @@
  *
  *  creatives  examples/ads-from-sheet-rerun-safe.json with its sheet replaced by a PostgreSQL
  *             table: hourly, the rows without an ad ID → Ads 1.3 Create as shipped (Skip
- *             Identical) → the ad ID written back to the row.
+ *             Identical) → the ad ID written back to the row; on the overlap days a second
+ *             Schedule Trigger starts a second run at the same second (scripts/month/overlaps.ts).
  *  cpm        examples/cpm-rule.json as shipped (Dry Run off), hourly, its change log in the n8n
  *             data table `cpm_changes`.
  *  alerts     examples/alerts/ad-declined-to-telegram.json as shipped, its chat ID filled in and
@@ -40,11 +41,18 @@ function nodeOf(workflow: WorkflowJson, name: string, file: string): WorkflowNod
 	return node;
 }
 
-/** The creatives example with a PostgreSQL table in place of the sheet. */
-export function creativesFlow(): Example {
+/**
+ * The creatives example with a PostgreSQL table in place of the sheet, and `second` (when given), a
+ * trigger that starts a second run at the same moment as the hourly one.
+ */
+export function creativesFlow(second?: WorkflowNode): Example {
 	const file = 'ads-from-sheet-rerun-safe.json';
 	const workflow = readExample(file);
 	nodeOf(workflow, 'Every hour', file).parameters = scheduled('Every hour', '*').parameters;
+	if (second) {
+		workflow.nodes.push(second);
+		workflow.connections[second.name] = workflow.connections['Every hour'];
+	}
 	Object.assign(nodeOf(workflow, 'Get rows', file), {
 		type: 'n8n-nodes-base.postgres',
 		typeVersion: 2.6,

@@ -10,6 +10,8 @@ import { ALERT_HOURS, CREATIVES_TABLE, SEND_PATH, type Creative } from './writeF
 import { isCreateRequest, isPutRequest } from './writeFaults';
 import { HOUR } from './faults';
 import { MINUTE } from './workflows';
+import type { ExecutionRow } from './executions';
+import { overlapMoments } from './overlaps';
 
 type Row = Record<string, unknown>;
 
@@ -36,6 +38,8 @@ function cpmSettings(m: Month): Record<string, number> {
 /** What the month watches as it goes: the rows it adds and the CPMs read back each hour. */
 export class WriteWatch {
 	readonly rows: Creative[] = [];
+	/** The start of every hour that added rows (simulated ms). */
+	readonly rowHoursMs: number[] = [];
 	readonly cpmOutOfBounds: string[] = [];
 	hoursChecked = 0;
 	putLostLanded = false;
@@ -44,6 +48,7 @@ export class WriteWatch {
 
 	/** Adds creatives to the table, as someone fills in the sheet. */
 	async addRows(rows: Creative[], atMs: number): Promise<void> {
+		if (rows.length > 0) this.rowHoursMs.push(atMs);
 		for (const row of rows) {
 			await this.m.monthDb.query(
 				`INSERT INTO ${CREATIVES_TABLE} (key, title, text, url, added_at) VALUES ($1, $2, $3, $4, $5)`,
@@ -231,8 +236,15 @@ export function alertFigures(
 	};
 }
 
-export async function writeReport(m: Month, watch: WriteWatch, startMs: number, hours: number) {
+export async function writeReport(
+	m: Month,
+	watch: WriteWatch,
+	startMs: number,
+	hours: number,
+	creativesRuns: ExecutionRow[],
+) {
 	const creatives = await creativesFigures(m, watch);
+	const overlaps = overlapMoments(creativesRuns, watch.rowHoursMs);
 	const cpm = await cpmFigures(m, watch);
 	const alerts = alertFigures(
 		m.sandbox,
@@ -248,6 +260,12 @@ export async function writeReport(m: Month, watch: WriteWatch, startMs: number, 
 				creatives.rowsNotHoldingTheirAd === 0,
 			value: `${creatives.creativesWithOneAd} of ${creatives.distinctCreatives} creatives with one ad, ${creatives.rowsNotHoldingTheirAd} of ${creatives.rows} rows without their ad's ID`,
 			why: creatives.examples.join('; '),
+		},
+		{
+			goal: 'writes.overlaps at least 1: two creatives runs began at once with the same new rows',
+			met: overlaps.overlaps >= 1,
+			value: `${overlaps.overlaps}: ${overlaps.moments.map((o) => `${o.at} ${o.executions.join(' and ')} (${o.spreadMs} ms apart)`).join('; ')}`,
+			why: 'no two runs of the creatives workflow began within a second of each other in an hour that added rows',
 		},
 		{
 			goal: 'writes.duplicateAds is 0',
@@ -284,10 +302,12 @@ export async function writeReport(m: Month, watch: WriteWatch, startMs: number, 
 		writes: {
 			adsPerRow: goals[0].met ? 'exactly one' : goals[0].value,
 			duplicateAds: creatives.duplicateAds,
+			overlaps: overlaps.overlaps,
 			cpmOutOfBounds: cpm.cpmOutOfBounds,
 			changesAboveMaxPercent: cpm.changesAboveMaxPercent,
 			putsWithoutChange: cpm.putsWithoutChange,
 			creatives,
+			overlapMoments: overlaps,
 			cpm,
 		},
 		alerts,
