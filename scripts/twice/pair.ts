@@ -26,7 +26,7 @@ export const FILE = 'create-ads-from-sheet.json';
 /** The campaign the recipe's Create ad node names. */
 const CAMPAIGN = 2201;
 const SAMPLE_SHEET = 'Sample sheet';
-export const ROWS_NODE = 'One row per creative';
+const ROWS_NODE = 'One row per creative';
 export const CREATE_NODE = 'Create ad';
 /** The create requests of an ad: POST /api/advertisement/<platform>/. */
 const CREATE_PATH = /^\/api\/advertisement\/[^/]+\/$/;
@@ -68,7 +68,7 @@ export function recipe(pair: number): Recipe {
 	};
 }
 
-export interface Row {
+interface Row {
 	title: string;
 	text: string;
 	url: string;
