@@ -15,8 +15,12 @@ import { invalidInput } from './validation';
 export type WriteGuard =
 	/** Send nothing and output this item instead (a dry run, or a write that would change nothing). */
 	| { output: IDataObject }
-	/** Send the write; `settle` hears what came of it (the items output, or undefined when it failed). */
-	| { settle?: (items: INodeExecutionData[] | undefined) => void };
+	/**
+	 * Send the write; `settle` hears what came of it (the items output, or undefined when it failed).
+	 * After a write that succeeded, a `settle` that throws fails the item: the write was made, and the
+	 * error says what it found afterwards (a twin made by another run at the same moment).
+	 */
+	| { settle?: (items: INodeExecutionData[] | undefined) => void | Promise<void> };
 
 /** The options of a write that guard it, as read for one item. */
 interface WriteOptions {

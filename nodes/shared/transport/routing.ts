@@ -129,13 +129,13 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 					: await sendPage(requestData.options);
 			} finally {
 				// A write that failed is heard of too, so nothing waits on it for good.
-				if (items === undefined) settle?.(undefined);
+				if (items === undefined) void Promise.resolve(settle?.(undefined)).catch(() => undefined);
 			}
 			if (!items.length && operation.onEmptyAnswer) {
 				const sent = (requestData.options.body ?? {}) as IDataObject;
 				items = [{ json: operation.onEmptyAnswer.call(this, sent) }];
 			}
-			settle?.(items);
+			await settle?.(items);
 			recent?.keep(items);
 			return items;
 		};

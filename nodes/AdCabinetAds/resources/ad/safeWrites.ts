@@ -4,6 +4,7 @@ import type {
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import { readAdList } from '../../../shared/adList';
 import { PAGE_BOUND_SLACK } from '../../../shared/constants';
 import type { PlatformNames } from '../../../shared/platform';
@@ -22,6 +23,16 @@ import { labelOf } from './fields/adFields';
 import { readAdRecently } from './recentReads';
 import { identityOf, readableText, readableUrl } from './sameAd';
 import { checkDayBound } from './dayBound';
+import {
+	APPEAR_WAITS_MS,
+	claimCreate,
+	holdCreate,
+	holdUpdate,
+	madeTwice,
+	otherRunPending,
+	type Guarded,
+} from './twoRuns';
+import type { Claim } from '../../../shared/store/claims';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -116,17 +127,21 @@ function titleFilters(title: string): string[] {
 }
 
 /**
- * A not-deleted ad of the same campaign with the same title, promote URL and text, compared as a
+ * The not-deleted ads of the same campaign with the same title, promote URL and text, compared as a
  * person reads them (see sameAd.ts). The list gives the title and campaign; the promote URL and text
- * are read from each such ad's detail.
+ * are read from each such ad's detail. `fresh`: the list is read again, not taken from this run.
  */
-async function identicalAd(
+async function identicalAds(
 	fx: IExecuteSingleFunctions,
 	names: PlatformNames,
 	body: IDataObject,
-): Promise<IDataObject | undefined> {
+	{ fresh = false, first = false } = {},
+): Promise<IDataObject[]> {
+	const filters = titleFilters(text(body.title));
+	if (fresh) for (const filter of filters) perExecution(fx, 'adsByTitle').delete(filter);
+	const found: IDataObject[] = [];
 	const seen = new Set<string>();
-	for (const filter of titleFilters(text(body.title))) {
+	for (const filter of filters) {
 		for (const listed of await adsTitled(fx, filter)) {
 			if (String(listed.campaign_id) !== String(body.campaign_id)) continue;
 			if (seen.has(String(listed.id))) continue;
@@ -135,9 +150,25 @@ async function identicalAd(
 			if (
 				readableUrl(detail.promote_url) === readableUrl(body.promote_url) &&
 				readableText(detail.text) === readableText(body.text)
-			)
-				return detail;
+			) {
+				found.push({ ad_id: listed.id as IDataObject[string], ...detail });
+				if (first) return found;
+			}
 		}
+	}
+	return found;
+}
+
+/** Waits for the ad another run is creating at this moment to appear in the list. */
+async function appearedAd(
+	fx: IExecuteSingleFunctions,
+	names: PlatformNames,
+	body: IDataObject,
+): Promise<IDataObject | undefined> {
+	for (const wait of APPEAR_WAITS_MS) {
+		await sleep(wait);
+		const [ad] = await identicalAds(fx, names, body, { fresh: true, first: true });
+		if (ad) return ad;
 	}
 	return undefined;
 }
@@ -146,8 +177,9 @@ async function identicalAd(
 type Earlier = IDataObject | undefined;
 
 /**
- * Ad → Create's guard: the money bounds, then (Skip Identical) an identical ad already there or made
- * by an earlier item of this run, then (Dry Run) the request instead of sending it.
+ * Ad → Create's guard: the money bounds, then (Skip Identical) an identical ad already there, made by
+ * an earlier item of this run, or made at this moment by another run, then (Dry Run) the request
+ * instead of sending it. After a create, a twin made by another run at the same moment fails the item.
  */
 export async function guardAdCreate(
 	this: IExecuteSingleFunctions,
@@ -166,34 +198,80 @@ export async function guardAdCreate(
 	const mine = deferred<Earlier>();
 	// Registered before any wait, so the next identical item of this run waits for this one.
 	rows.set(key, mine.promise);
-	let decided = false;
+	const skippedAs = (existing: IDataObject) => {
+		const skipped = { skipped: true, reason: 'identical ad exists', ad_id: existing.ad_id };
+		return { output: settings.dryRun ? { ...dry(), ...skipped } : { ...existing, ...skipped } };
+	};
+	let held: Guarded | undefined;
+	let claimed: Claim | undefined;
 	try {
 		const before = earlier ? await earlier : undefined;
-		const existing = before ?? (await identicalAd(this, names, body));
-		decided = true;
+		if (!before && !settings.dryRun) {
+			// Another execution of this process creating the same ad goes first; then the list is read anew.
+			held = await holdCreate(this, key);
+			if (held.waited)
+				for (const filter of titleFilters(text(body.title)))
+					perExecution(this, 'adsByTitle').delete(filter);
+		}
+		const existing = before ?? (await identicalAds(this, names, body, { first: true }))[0];
 		if (existing) {
 			mine.resolve(existing);
-			const skipped = { skipped: true, reason: 'identical ad exists', ad_id: existing.ad_id };
-			return { output: settings.dryRun ? { ...dry(), ...skipped } : { ...existing, ...skipped } };
+			await held?.release();
+			return skippedAs(existing);
 		}
 		if (settings.dryRun) {
 			// A real run would create it here, so an identical item after this one would be skipped.
 			mine.resolve({ ad_id: null });
 			return { output: dry() };
 		}
-	} finally {
+		claimed = await claimCreate(this, key);
+		if (claimed && !claimed.made) {
+			// Another process is creating the same ad at this moment: its ad is this row's ad.
+			const appeared = await appearedAd(this, names, body);
+			mine.resolve(appeared);
+			await held?.release();
+			if (appeared) return skippedAs(appeared);
+			throw otherRunPending(this, text(body.title));
+		}
+	} catch (error) {
 		// A failed read: the next identical item checks for itself.
-		if (!decided) mine.resolve(undefined);
+		mine.resolve(undefined);
+		await held?.release();
+		throw error;
 	}
 	return {
-		settle: (items?: INodeExecutionData[]) => {
-			const made = items?.[0]?.json;
-			if (made?.ad_id !== undefined) return mine.resolve(made);
-			// Created without an answer naming the ad: the next identical item reads the list again.
-			if (made)
-				for (const filter of titleFilters(text(body.title)))
-					perExecution(this, 'adsByTitle').delete(filter);
-			mine.resolve(undefined);
+		settle: async (items?: INodeExecutionData[]) => {
+			try {
+				const made = items?.[0]?.json;
+				if (!made) {
+					// Not created: the claim goes, so that a run after the fix is not held back.
+					mine.resolve(undefined);
+					await claimed?.release().catch(() => undefined);
+					return;
+				}
+				if (made.ad_id === undefined) {
+					// Created without an answer naming the ad: the next identical item reads the list again.
+					for (const filter of titleFilters(text(body.title)))
+						perExecution(this, 'adsByTitle').delete(filter);
+					mine.resolve(undefined);
+					return;
+				}
+				mine.resolve(made);
+				// The claim cannot always be atomic (see claims.ts): a twin made meanwhile is told now.
+				const now = await identicalAds(this, names, body, { fresh: true });
+				const twins = now.filter((ad) => String(ad.ad_id) !== String(made.ad_id));
+				// Once the list shows the ad, every later run finds it there: the claim may go (an ad
+				// deleted in the cabinet is then made again by the next run, as before).
+				if (twins.length === 0 && now.length > 0) await claimed?.release().catch(() => undefined);
+				if (twins.length > 0)
+					throw madeTwice(
+						this,
+						made.ad_id,
+						twins.map((ad) => ad.ad_id),
+					);
+			} finally {
+				await held?.release();
+			}
 		},
 	};
 }
@@ -229,7 +307,39 @@ export async function guardAdUpdate(
 		settings.maxChangePercentPerDay !== undefined;
 	if (!needsAd) return undefined;
 	const adId = readAdId(this);
-	const detail = await adDetail(this, names, adId);
+	// A run changing the same ad at this moment goes first; the ad is then read after its PUT.
+	const held = settings.dryRun ? undefined : await holdUpdate(this, adId);
+	if (held?.waited) perExecution(this, 'adDetails').delete(adId);
+	try {
+		const guard = await updateGuardHeld(this, options, names, settings, adId);
+		if (!held) return guard;
+		if ('output' in guard) {
+			await held.release();
+			return guard;
+		}
+		return {
+			settle: async (items) => {
+				await held.release();
+				return guard.settle?.(items);
+			},
+		};
+	} catch (error) {
+		await held?.release();
+		throw error;
+	}
+}
+
+async function updateGuardHeld(
+	fx: IExecuteSingleFunctions,
+	options: RequestOptions,
+	names: PlatformNames,
+	settings: ReturnType<typeof readWriteOptions>,
+	adId: string,
+): Promise<WriteGuard> {
+	const node = fx.getNode();
+	const itemIndex = fx.getItemIndex();
+	const body = options.body as IDataObject;
+	const detail = await adDetail(fx, names, adId);
 	checkMoney(node, itemIndex, body, MONEY_FIELDS, settings, detail);
 	const changes = changesOf(body, currentOf(detail, names));
 	const unchanged = Object.keys(changes).length === 0;
@@ -238,12 +348,12 @@ export async function guardAdUpdate(
 			? { skipped: true, reason: 'unchanged', ad_id: detail.ad_id ?? Number(adId) }
 			: undefined;
 	if (settings.maxChangePercentPerDay !== undefined && !skipped)
-		await checkDayBound(this, adId, body, detail, settings.maxChangePercentPerDay, settings.dryRun);
+		await checkDayBound(fx, adId, body, detail, settings.maxChangePercentPerDay, settings.dryRun);
 	if (settings.dryRun)
 		return {
 			output: { ...dryRunOutput('PUT', String(options.url), body, { changes }), ...skipped },
 		};
 	if (skipped) return { output: skipped };
 	// The ad changes now, so a later item of this run reads it again.
-	return { settle: () => perExecution(this, 'adDetails').delete(adId) };
+	return { settle: () => void perExecution(fx, 'adDetails').delete(adId) };
 }

@@ -58,7 +58,7 @@ async function guardThenForget(
 	return {
 		settle: (items) => {
 			forget();
-			guard?.settle?.(items);
+			return guard?.settle?.(items);
 		},
 	};
 }
