@@ -21,6 +21,11 @@ interface NodeRunInput {
 	typeVersion?: number;
 	/** The workflow's timezone setting; UTC by default. */
 	timezone?: string;
+	/**
+	 * The saved credential's ID (`cred-1` by default). Two runs with different IDs share no hold of
+	 * this process, as two n8n processes share none: only n8n's shared records stand between them.
+	 */
+	credentialId?: string;
 }
 
 interface NodeRunResult extends NodeRun {
@@ -62,6 +67,9 @@ export async function runNode(options: NodeRunInput): Promise<NodeRunResult> {
 			},
 			ourNode(options.type, options.parameters, {
 				typeVersion: options.typeVersion ?? 1,
+				credentials: {
+					adCabinetApi: { id: options.credentialId ?? 'cred-1', name: 'Ad Cabinet sandbox' },
+				},
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
 			}),
 		],

@@ -20,6 +20,7 @@ export {
 } from './credentialView';
 export { forgetSharedRenewals, renewSession, SHARED_FOR_MS } from './renewal';
 export { RenewalFailed } from './renewalMessages';
+export { renewalOwner } from './renewalRequest';
 export { secretsOf } from './secrets';
 export { repeatsSoFar, sendsOf } from './sendCounts';
 

@@ -10,7 +10,7 @@ import {
 	refusedRefreshToken,
 	said,
 } from './renewalMessages';
-import { parsed, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
+import { parsed, renewalOwner, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
 import { rememberObtained, secretsOf } from './secrets';
 
 export const REFRESH_PATH = '/api/v2/access-token';
@@ -34,6 +34,8 @@ export async function refresh(
 			json: true,
 		},
 		renewalPace(view, REFRESH_PATH),
+		undefined,
+		renewalOwner(view),
 	);
 	if ('failure' in result) {
 		const status = result.failure.status;

@@ -1,6 +1,8 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 import { retried, withDeadline, type Outcome } from '../transport/attempts';
 import { pacer } from '../transport/pacing';
+import { onlyToolCalls, rateLimitWaitMessage, toolMaxWaitMs } from '../toolCall';
+import { RenewalFailed, SIGN_IN_STEP } from './renewalMessages';
 import type { CredentialView, PaceLimit } from './credentialView';
 
 export interface HttpHelper {
@@ -33,7 +35,37 @@ interface RenewalPace {
 export function renewalPace(view: CredentialView, path: string): RenewalPace | undefined {
 	const limit = view.pace;
 	if (!limit) return undefined;
-	return { key: `${view.baseUrl}|${view.username}\u0000${path}`, limit };
+	return { key: `${renewalOwner(view)}\u0000${path}`, limit };
+}
+
+/**
+ * Whose sign-in and refresh these are: the credential's Base URL and user, all that
+ * preAuthentication is told. send() notes its requests under the same name, so that a renewal
+ * knows whether only tool calls are waiting for it.
+ */
+export function renewalOwner(view: Pick<CredentialView, 'baseUrl' | 'username'>): string {
+	return `${view.baseUrl}|${view.username}`;
+}
+
+/** A renewal wait longer than a tool call may take: the error that says when to try again. */
+function tooLong(
+	step: string,
+	path: string,
+	pace: RenewalPace | undefined,
+	waitMs: number,
+	cause: 'used' | 'blocked' | 'retryAfter',
+): RenewalFailed {
+	return new RenewalFailed(
+		step === SIGN_IN_STEP ? 'sign-in' : 'refresh',
+		rateLimitWaitMessage({
+			path,
+			requests: pace?.limit.requests ?? 10,
+			windowMs: pace?.limit.windowMs ?? 60_000,
+			waitMs,
+			cause,
+			step,
+		}),
+	);
 }
 
 /**
@@ -49,7 +81,14 @@ export async function sendRenewal(
 	options: IHttpRequestOptions,
 	pace: RenewalPace | undefined,
 	endsAt = Date.now() + RENEWAL_DEADLINE_MS,
+	owner?: string,
 ): Promise<Sent> {
+	const path = pathOf(options.url);
+	const step = /access-token/.test(path) ? 'Renewing the access token' : SIGN_IN_STEP;
+	// n8n does not say which node a renewal is for: when only tool calls of this credential are
+	// under way, it keeps to their bound, and a longer wait ends them with when to try again.
+	const maxWaitMs = () =>
+		owner !== undefined && onlyToolCalls(owner) ? toolMaxWaitMs() : undefined;
 	return await retried(
 		async () => {
 			const timeoutMs = Math.min(RENEWAL_TIMEOUT_MS, endsAt - Date.now());
@@ -70,7 +109,19 @@ export async function sendRenewal(
 			before: async (_attempt, last) => {
 				if (pace) {
 					if (last && pacer.blockedUntil(pace.key) >= endsAt) return last;
-					await pacer.admit(pace.key, pace.limit);
+					const maxWait = maxWaitMs();
+					await pacer.admit(
+						pace.key,
+						pace.limit,
+						false,
+						maxWait === undefined
+							? undefined
+							: {
+									maxWaitMs: maxWait,
+									error: (waitMs, blocked) =>
+										tooLong(step, path, pace, waitMs, blocked ? 'blocked' : 'used'),
+								},
+					);
 				}
 				if (endsAt - Date.now() > 0) return undefined;
 				return last ?? { code: 'ETIMEDOUT', deadlineMs: RENEWAL_DEADLINE_MS };
@@ -86,10 +137,33 @@ export async function sendRenewal(
 							failure.retryAfterMs !== undefined ? failure.retryAfterMs + 1_000 : UNPACED_BLOCK_MS;
 					}
 				}
+				const bound = maxWaitMs();
+				if (failure.status === 429 && bound !== undefined) {
+					const asked = failure.retryAfterMs ?? 0;
+					const blocked = pace ? pacer.waitFor(pace.key, pace.limit) : wait;
+					if (Math.max(asked, blocked) > bound) {
+						throw tooLong(
+							step,
+							path,
+							pace,
+							Math.max(asked, blocked),
+							asked >= blocked && asked > 0 ? 'retryAfter' : 'blocked',
+						);
+					}
+				}
 				return Date.now() + wait >= endsAt ? undefined : wait;
 			},
 		},
 	);
+}
+
+/** The literal URL path of a renewal request, for messages. */
+function pathOf(url: string): string {
+	try {
+		return new URL(url).pathname;
+	} catch {
+		return url;
+	}
 }
 
 type Answer = Record<string, unknown>;

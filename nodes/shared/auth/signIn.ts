@@ -17,7 +17,7 @@ import {
 	said,
 	SIGN_IN_STEP,
 } from './renewalMessages';
-import { parsed, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
+import { parsed, renewalOwner, renewalPace, sendRenewal, type HttpHelper } from './renewalRequest';
 import { rememberObtained, secretsOf } from './secrets';
 
 const SIGN_IN_PATH = '/api/v2/login';
@@ -65,6 +65,8 @@ export async function signIn(
 			json: true,
 		},
 		renewalPace(view, SIGN_IN_PATH),
+		undefined,
+		renewalOwner(view),
 	);
 	if ('failure' in result) {
 		const failure = result.failure;

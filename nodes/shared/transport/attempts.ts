@@ -137,14 +137,17 @@ export async function withRetry<T>(
 	idempotent: boolean,
 	giveUp: (failure: Failure, attempts: number) => NodeApiError | Promise<NodeApiError>,
 	policy: RetryPolicy = DEFAULT_RETRY,
-	/** Told of each failure that will be retried, before the wait. */
-	onRetry?: (failure: Failure) => void,
+	/**
+	 * Told of each failure that will be retried, with the wait planned before the next attempt,
+	 * before the wait; may throw to end here instead (nothing more is sent).
+	 */
+	onRetry?: (failure: Failure, wait: number) => void,
 ): Promise<T> {
 	const outcome = await retried(attempt, {
 		idempotent,
 		policy,
 		beforeWait: (failure, wait) => {
-			onRetry?.(failure);
+			onRetry?.(failure, wait);
 			return wait;
 		},
 	});

@@ -1,5 +1,6 @@
 import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
 import { MAX_RETRY_WAIT_MS } from './attempts';
+import type { WaitBound } from '../toolCall';
 
 /**
  * Bounds the requests one run has in flight. A 429 halves the bound (down to one at a time) for
@@ -29,11 +30,16 @@ export class RequestGate {
 			throw new NodeOperationError(this.closedFor, 'The run stopped after another request failed');
 	}
 
-	/** Waits for a free place; returns the generation to hand to slowDown if the answer is a 429. */
-	async acquire(): Promise<number> {
+	/**
+	 * Waits for a free place; returns the generation to hand to slowDown if the answer is a 429.
+	 * With a `bound` (a tool call), a pause after a 429 longer than it allows is not waited out:
+	 * its error is thrown instead, and no place is taken.
+	 */
+	async acquire(bound?: WaitBound): Promise<number> {
 		for (;;) {
 			this.throwIfClosed();
 			const wait = this.pausedUntil - Date.now();
+			if (bound && wait > bound.maxWaitMs) throw bound.error(wait, true);
 			if (wait > 0) await sleep(wait);
 			if (this.active < this.bound) break;
 			await new Promise<void>((resolve) => this.waiting.push(resolve));

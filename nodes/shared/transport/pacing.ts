@@ -1,5 +1,6 @@
 import { LoggerProxy, sleep, type INode } from 'n8n-workflow';
 import type { CredentialView, PaceLimit } from '../auth/credentialView';
+import type { WaitBound } from '../toolCall';
 
 interface PathState {
 	/** Start times of the requests let through within the last window, oldest first. */
@@ -69,11 +70,38 @@ export class Pacer {
 	}
 
 	/**
-	 * Waits until one more request may start on this path, records its start and returns how long
-	 * it waited (ms). Requests on one path are let through in the order they asked.
+	 * When a request asking now would start, the requests queued ahead of it on the path taken into
+	 * account (each takes the next free place of the window in turn). A place held for a request
+	 * under way frees when that request ends, within seconds: it is counted as free here, and a
+	 * request whose turn then comes later than foreseen is told so when its turn comes.
 	 */
-	async admit(key: string, limit: PaceLimit, reserve = false): Promise<number> {
+	private startsAt(state: PathState, limit: PaceLimit, reserve: boolean, now: number): number {
+		const starts = state.starts.filter((start) => start > now - limit.windowMs);
+		const places = Math.max(1, limit.requests - (reserve ? 1 : 0));
+		let at = now;
+		for (let i = 0; i <= state.waiting; i++) {
+			at = Math.max(now, state.blockedUntil);
+			if (starts.length >= places) {
+				at = Math.max(at, starts[starts.length - places] + limit.windowMs + Pacer.margin(limit));
+			}
+			starts.push(at);
+		}
+		return at;
+	}
+
+	/**
+	 * Waits until one more request may start on this path, records its start and returns how long
+	 * it waited (ms). Requests on one path are let through in the order they asked. With a `bound`
+	 * (a tool call), a wait longer than it allows is not taken: its error is thrown at once, or when
+	 * the request's turn comes, and the request takes no place, so nothing is sent for it.
+	 */
+	async admit(key: string, limit: PaceLimit, reserve = false, bound?: WaitBound): Promise<number> {
 		const state = this.state(key);
+		const asked = Date.now();
+		if (bound) {
+			const at = this.startsAt(state, limit, reserve, asked);
+			if (at - asked > bound.maxWaitMs) throw bound.error(at - asked, state.blockedUntil > asked);
+		}
 		state.waiting++;
 		const turn = state.queue.then(async () => {
 			let waited = 0;
@@ -96,6 +124,11 @@ export class Pacer {
 					state.starts.push(now);
 					if (reserve) state.reserved++;
 					return waited;
+				}
+				// A tool call whose turn came later than foreseen (a 429 meanwhile): it gives up its turn
+				// without a start, and the requests behind it move up.
+				if (bound && until - asked > bound.maxWaitMs) {
+					throw bound.error(until - now, state.blockedUntil > now);
 				}
 				if (waited === 0 && until - now >= 1_000) logWait(key, limit, until - now);
 				await sleep(until - now);
@@ -126,6 +159,12 @@ export class Pacer {
 	block(key: string, limit: PaceLimit): void {
 		const state = this.state(key);
 		state.blockedUntil = Math.max(state.blockedUntil, Date.now() + limit.windowMs + 1_000);
+	}
+
+	/** How long a request asking now would wait on this path (ms), those queued ahead included. */
+	waitFor(key: string, limit: PaceLimit, reserve = false): number {
+		const now = Date.now();
+		return this.startsAt(this.state(key), limit, reserve, now) - now;
 	}
 
 	/** When the path is blocked until (0 when it is not): for tests and messages. */

@@ -4,7 +4,13 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { credentialViewOf, renewsItself, secretsOf, type CredentialView } from '../auth';
+import {
+	credentialViewOf,
+	renewsItself,
+	renewalOwner,
+	secretsOf,
+	type CredentialView,
+} from '../auth';
 import type { ApiBase } from '../constants';
 import { platformNames, type PlatformNames } from '../platform';
 import { invalidInput } from '../validation';
@@ -152,6 +158,7 @@ export async function apiRequest<T = unknown>(
 			runEndsAt: request.runEndsAt,
 			pace: pacingFor(this.getNode(), credentials, options.url, request.onPaced),
 			renews: renewsItself(credentials),
+			owner: renewalOwner(credentials),
 			accept: (answer) => {
 				const response = answer as { body: unknown; statusCode: number };
 				return (

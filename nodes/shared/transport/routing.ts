@@ -7,7 +7,13 @@ import type {
 	INodeExecutionData,
 	INodePropertyRouting,
 } from 'n8n-workflow';
-import { credentialViewOf, renewsItself, secretsOf, type CredentialView } from '../auth';
+import {
+	credentialViewOf,
+	renewsItself,
+	renewalOwner,
+	secretsOf,
+	type CredentialView,
+} from '../auth';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
@@ -115,6 +121,7 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 						runEndsAt,
 						pace: pacingFor(this.getNode(), credentials, String(options.url ?? '')),
 						renews: renewsItself(credentials),
+						owner: renewalOwner(credentials),
 						accept: (answer) => {
 							const items = answer as INodeExecutionData[];
 							if (!itemsAreObjects(items)) throw new InvalidJsonResponse(200);

@@ -1,3 +1,4 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type {
 	DeclarativeRestApiSettings,
 	IExecuteFunctions,
@@ -21,6 +22,14 @@ import { RUN_DEADLINE_MS, RunDeadlineExceeded, toNodeApiError } from './nodeErro
 import { readFailure, TokenRevoked, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacer } from './pacing';
+import {
+	isToolCall,
+	noteUnderWay,
+	rateLimitWaitMessage,
+	toolMaxWaitMs,
+	type RateLimitWords,
+	type WaitBound,
+} from '../toolCall';
 
 /** Every kind of n8n function context a request to the API is made from. */
 export type RequestContext =
@@ -62,6 +71,8 @@ export interface SendPolicy<T> {
 	 * that reaches send() then came after n8n renewed the token and repeated the request.
 	 */
 	renews?: boolean;
+	/** Whose requests these are (renewalOwner of the credential): a renewal they need is bounded for tool calls. */
+	owner?: string;
 }
 
 /** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
@@ -168,58 +179,112 @@ export async function send<T>(
 	let generation = 0;
 	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const pace = policy.pace;
-	return await withRetry(
-		async () => {
-			if (gate) generation = await gate.acquire();
-			let answer: unknown;
-			try {
-				// With a credential that renews itself, n8n may send the request a second time after a
-				// 401: a place is kept for that repeat while the request is under way.
-				const reserve = policy.renews === true;
-				const repeatsBefore = repeatsSoFar();
-				if (pace) {
-					const waited = await pacer.admit(pace.key, pace.limit, reserve);
-					if (waited > 0) pace.onWait?.(waited);
-				}
-				const sent: object[] = [];
-				try {
-					const left = (policy.runEndsAt ?? Infinity) - Date.now();
-					if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
-					answer = await transmitOrReadAgain(
-						ctx,
-						outgoing,
-						Math.min(timeoutMs, left),
-						policy,
-						sent,
-					);
-				} finally {
-					if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
-				}
-			} finally {
-				gate?.release();
-			}
-			return policy.accept(answer);
-		},
-		policy.idempotent,
-		async (failure, attempts) =>
-			toNodeApiError(ctx.getNode(), failure, {
-				itemIndex: policy.itemIndex,
-				idempotent: policy.idempotent,
-				attempts,
-				hint: policy.hint?.(failure),
-				secrets: [...policy.secrets, ...(await currentSecrets(ctx))],
+	// A tool call must answer before the AI client gives up: it takes no wait longer than the bound.
+	const tool = isToolCall(ctx);
+	const maxWaitMs = tool ? toolMaxWaitMs() : undefined;
+	const refuse = (words: Omit<RateLimitWords, 'path' | 'requests' | 'windowMs'>) =>
+		new NodeOperationError(
+			ctx.getNode(),
+			rateLimitWaitMessage({
+				path: pathOf(outgoing, pace?.key),
+				requests: pace?.limit.requests ?? 10,
+				windowMs: pace?.limit.windowMs ?? 60_000,
+				...words,
 			}),
-		DEFAULT_RETRY,
-		(failure) => {
-			// A run that already failed does not wait to retry.
-			gate?.throwIfClosed();
-			if (failure.status === 429) {
-				// Sending again while the API blocks the path would extend the block: wait it out.
-				if (pace) pacer.block(pace.key, pace.limit);
-				gate?.slowDown(generation, failure.retryAfterMs);
-			}
-		},
-	);
+			{ itemIndex: policy.itemIndex },
+		);
+	const bound: WaitBound | undefined =
+		maxWaitMs === undefined
+			? undefined
+			: {
+					maxWaitMs,
+					error: (waitMs, blocked) => refuse({ waitMs, cause: blocked ? 'blocked' : 'used' }),
+				};
+	const ended = policy.owner === undefined ? undefined : noteUnderWay(policy.owner, tool);
+	try {
+		return await sendBounded();
+	} finally {
+		ended?.();
+	}
+
+	async function sendBounded(): Promise<T> {
+		return await withRetry(
+			async () => {
+				if (gate) generation = await gate.acquire(bound);
+				let answer: unknown;
+				try {
+					// With a credential that renews itself, n8n may send the request a second time after a
+					// 401: a place is kept for that repeat while the request is under way.
+					const reserve = policy.renews === true;
+					const repeatsBefore = repeatsSoFar();
+					if (pace) {
+						const waited = await pacer.admit(pace.key, pace.limit, reserve, bound);
+						if (waited > 0) pace.onWait?.(waited);
+					}
+					const sent: object[] = [];
+					try {
+						const left = (policy.runEndsAt ?? Infinity) - Date.now();
+						if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
+						answer = await transmitOrReadAgain(
+							ctx,
+							outgoing,
+							Math.min(timeoutMs, left),
+							policy,
+							sent,
+						);
+					} finally {
+						if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
+					}
+				} finally {
+					gate?.release();
+				}
+				return policy.accept(answer);
+			},
+			policy.idempotent,
+			async (failure, attempts) =>
+				toNodeApiError(ctx.getNode(), failure, {
+					itemIndex: policy.itemIndex,
+					idempotent: policy.idempotent,
+					attempts,
+					hint: policy.hint?.(failure),
+					secrets: [...policy.secrets, ...(await currentSecrets(ctx))],
+				}),
+			DEFAULT_RETRY,
+			(failure, wait) => {
+				// A run that already failed does not wait to retry.
+				gate?.throwIfClosed();
+				if (failure.status === 429) {
+					// Sending again while the API blocks the path would extend the block: wait it out.
+					if (pace) pacer.block(pace.key, pace.limit);
+					gate?.slowDown(generation, failure.retryAfterMs);
+					if (maxWaitMs !== undefined) {
+						// A tool call: the block or the Retry-After (uncapped: when the API takes requests
+						// again) is not waited out when it is longer than the bound.
+						const asked = failure.retryAfterMs ?? 0;
+						const blocked = pace ? pacer.waitFor(pace.key, pace.limit, policy.renews === true) : 0;
+						const longest = Math.max(wait, asked, blocked);
+						if (longest > maxWaitMs) {
+							throw refuse({
+								waitMs: longest,
+								cause: asked >= blocked && asked > 0 ? 'retryAfter' : '429',
+							});
+						}
+					}
+				}
+			},
+		);
+	}
+}
+
+/** The literal URL path of a request, for messages: the pacing key's path when there is one. */
+function pathOf(outgoing: Outgoing, key: string | undefined): string {
+	if (key !== undefined) return key.slice(key.indexOf('\u0000') + 1);
+	const url = 'http' in outgoing ? outgoing.http.url : String(outgoing.routing.options.url ?? '');
+	try {
+		return new URL(url, 'http://relative.invalid').pathname;
+	} catch {
+		return url;
+	}
 }
 
 /**

@@ -204,6 +204,7 @@ export async function guardAdCreate(
 	};
 	let held: Guarded | undefined;
 	let claimed: Claim | undefined;
+	let proceeding = false;
 	try {
 		const before = earlier ? await earlier : undefined;
 		if (!before && !settings.dryRun) {
@@ -233,11 +234,14 @@ export async function guardAdCreate(
 			if (appeared) return skippedAs(appeared);
 			throw otherRunPending(this, text(body.title));
 		}
-	} catch (error) {
-		// A failed read: the next identical item checks for itself.
-		mine.resolve(undefined);
-		await held?.release();
-		throw error;
+		proceeding = true;
+	} finally {
+		// Failed (a read, or another run's ad that did not appear): the next identical item checks
+		// for itself, and the hold goes. Resolving twice does nothing, so a decided item keeps its ad.
+		if (!proceeding) {
+			mine.resolve(undefined);
+			await held?.release();
+		}
 	}
 	return {
 		settle: async (items?: INodeExecutionData[]) => {
@@ -310,22 +314,20 @@ export async function guardAdUpdate(
 	// A run changing the same ad at this moment goes first; the ad is then read after its PUT.
 	const held = settings.dryRun ? undefined : await holdUpdate(this, adId);
 	if (held?.waited) perExecution(this, 'adDetails').delete(adId);
+	// The hold goes when the guard decides without a write or fails, else when the write settles.
+	let settled = false;
 	try {
 		const guard = await updateGuardHeld(this, options, names, settings, adId);
-		if (!held) return guard;
-		if ('output' in guard) {
-			await held.release();
-			return guard;
-		}
+		if (!held || 'output' in guard) return guard;
+		settled = true;
 		return {
 			settle: async (items) => {
 				await held.release();
 				return guard.settle?.(items);
 			},
 		};
-	} catch (error) {
-		await held?.release();
-		throw error;
+	} finally {
+		if (!settled) await held?.release();
 	}
 }
 
