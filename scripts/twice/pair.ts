@@ -81,6 +81,9 @@ export interface PairOutcome {
 	/** Per row, in the sheet's order. */
 	createsPerRow: number[];
 	adsPerRow: number[];
+	/** Every API request of the pair, as `<count> <METHOD path>`, and how many the rate limit refused. */
+	requests: string[];
+	rateLimited: number;
 	/** How long the two starts took to be answered, and both runs to end. */
 	tookMs: number;
 }
@@ -148,9 +151,13 @@ export async function runPair(
 		(item) => item.json as unknown as Row,
 	);
 	assert.ok(rows.length > 0, `${ROWS_NODE} gave no rows in either run`);
-	const creates = apiRequests(sandbox)
-		.slice(mark)
-		.filter((r) => r.method === 'POST' && CREATE_PATH.test(r.path));
+	const sent = apiRequests(sandbox).slice(mark);
+	const byPath = new Map<string, number>();
+	for (const r of sent)
+		byPath.set(`${r.method} ${r.path}`, (byPath.get(`${r.method} ${r.path}`) ?? 0) + 1);
+	const requests = [...byPath].map(([path, count]) => `${count} ${path}`);
+	const rateLimited = sent.filter((r) => r.rateLimited).length;
+	const creates = sent.filter((r) => r.method === 'POST' && CREATE_PATH.test(r.path));
 	const createsPerRow = rows.map(
 		(row) =>
 			creates.filter((r) => {
@@ -167,7 +174,7 @@ export async function runPair(
 					sameCreative(row, ad.fields.title, ad.fields.text, ad.fields.promote_url),
 			).length,
 	);
-	return { ids, runs, rows, createsPerRow, adsPerRow, tookMs };
+	return { ids, runs, rows, createsPerRow, adsPerRow, requests, rateLimited, tookMs };
 }
 
 /** One run as a line: its status, and what Create ad gave (made, skipped) or the error. */

@@ -100,6 +100,9 @@ function printPair(outcome: PairOutcome, where: [string, string]): void {
 	console.log(`  rows: ${outcome.rows.map((r) => `"${r.title}"`).join(', ')}`);
 	console.log(`  create requests per row: ${outcome.createsPerRow.join(', ')}`);
 	console.log(`  ads per row: ${outcome.adsPerRow.join(', ')}`);
+	console.log(
+		`  requests at the sandbox: ${outcome.requests.join(', ')}; ${outcome.rateLimited} answered 429 by the rate limit`,
+	);
 	console.log(`  (both ended ${seconds(outcome.tookMs)} after the starts)`);
 }
 
