@@ -31,7 +31,7 @@ const BITS = 48;
 const BUSY_TRIES = 4;
 const BUSY_WAIT_MS = 250;
 
-export interface DayStart {
+interface DayStart {
 	/** The value at the day's start. */
 	value: number;
 	/** When the day ends (ms since the epoch). */

@@ -55,7 +55,7 @@ export function rememberRecordsOf(ctx: IExecuteFunctions): void {
 }
 
 /** Why the records could not be used; the caller words it for the user. */
-export class RecordsUnavailable extends Error {}
+class RecordsUnavailable extends Error {}
 
 /** The shared records of this node, or RecordsUnavailable when n8n gives the node none. */
 export function sharedRecordsOf(fx: IExecuteSingleFunctions | IExecuteFunctions): SharedRecords {

@@ -1,6 +1,6 @@
 import { deepCopy, type IDataObject, type IExecuteSingleFunctions, type INode } from 'n8n-workflow';
 import { credentialViewOf, type CredentialView } from '../../../shared/auth';
-import { runsAsTool } from '../../../shared/runsAsTool';
+import { isToolCall } from '../../../shared/toolCall';
 import { paceKey } from '../../../shared/transport/pacing';
 
 /**
@@ -98,7 +98,7 @@ interface RecentAdRead {
 
 export function recentAdRead(node: INode, view: CredentialView, path: string): RecentAdRead {
 	const key = paceKey(node, view, path);
-	const answer = runsAsTool(node) ? recentAdReads.recall(key) : undefined;
+	const answer = isToolCall({ getNode: () => node }) ? recentAdReads.recall(key) : undefined;
 	if (answer) return { answer, keep: () => undefined };
 	const keep = recentAdReads.begin(key);
 	return { keep: (detail) => (isDetail(detail) ? keep(detail) : undefined) };

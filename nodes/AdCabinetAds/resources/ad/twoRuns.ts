@@ -37,7 +37,7 @@ async function holderOf(fx: IExecuteSingleFunctions): Promise<string> {
 }
 
 /** The shared records, or undefined where n8n gives the node none (the hold still works). */
-export function recordsOrNone(fx: IExecuteSingleFunctions): SharedRecords | undefined {
+function recordsOrNone(fx: IExecuteSingleFunctions): SharedRecords | undefined {
 	try {
 		return sharedRecordsOf(fx);
 	} catch {
