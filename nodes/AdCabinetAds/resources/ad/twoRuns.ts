@@ -18,8 +18,12 @@ import { paceKey } from '../../../shared/transport/pacing';
 /** A hold covers one item's reads and write, and never lasts longer than this. */
 const HOLD_MAX_MS = 5 * 60_000;
 
-/** How long a run that stood back waits for the other run's ad to appear in the list. */
-export const APPEAR_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
+/**
+ * When a run that stood back looks for the other run's ad in the list: a create takes a few seconds,
+ * so the first look comes after 3 s, and 4 looks in 33 s spend little of the list's 10 requests a
+ * minute, which the other run's own reads also draw on.
+ */
+export const APPEAR_WAITS_MS = [3_000, 6_000, 12_000, 12_000];
 
 /** How long an update waits for another run's change of the same ad to end. */
 const UPDATE_WAIT_MS = 20_000;
