@@ -1,26 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import type { SharedRecords } from './records';
 
 /**
  * A claim that one run makes before a write, in the records every n8n process shares, so that a
  * run in another process (a queue-mode worker, or main for a manual run) about to make the same
  * write sees it and does not. A claim is kept for the time slot it was made in and the next one
- * (2 to 4 minutes): long enough for the write it covers, and it lapses by itself, so a run that
- * crashed before letting go leaves nothing that blocks for good.
+ * (2 to 4 minutes) unless let go: a run that crashed before letting go blocks nothing for good.
  *
- * Testing a claim records it, so the claim and the test are one call: the run that finds neither
- * this slot's nor the last slot's text made the claim; a run that finds either did not, and takes
- * out again whatever its test recorded. Two calls that overlap within the milliseconds of one read
- * and write of the row can both find nothing (see records.ts); what a write does about that is its
- * own (a create looks for a twin after it is made).
+ * Testing a claim records it, so the claim and the test are one call; the texts a test recorded
+ * only to test them are taken out again. A run that made a write records that it is done, so that a
+ * later run of the same slot knows to read the API again (the ad it made may since be deleted).
+ *
+ * Not atomic (see records.ts): two calls that overlap within the milliseconds of one read and write
+ * of the row can both find nothing, and the later write drops the earlier one's texts. Each claim
+ * also records a text of its own run, so the run whose write was dropped finds it missing
+ * afterwards (`stillMine`) and knows another run may have made the same write.
  */
 const SLOT_MS = 120_000;
 
-const textOf = (subject: string, slot: number) => `adCabinet claim|${subject}|slot ${slot}`;
+const claimText = (subject: string, slot: number) => `adCabinet claim|${subject}|slot ${slot}`;
+const doneText = (subject: string, slot: number) => `adCabinet done|${subject}|slot ${slot}`;
 
 export interface Claim {
 	/** Whether this run made the claim; false: another run holds it. */
 	made: boolean;
-	/** Lets go of a claim this run made (nothing when it made none). */
+	/** Whether a run finished the same write within the last slots (read the API again first). */
+	recentlyDone: boolean;
+	/** False when another run's write of the row dropped this claim: it may have claimed too. */
+	stillMine: () => Promise<boolean>;
+	/** The write was made: the claim goes, and later runs of the slot know it was done. */
+	done: () => Promise<void>;
+	/** The write was not made: the claim goes. */
 	release: () => Promise<void>;
 }
 
@@ -30,14 +40,33 @@ export async function claim(
 	now = Date.now(),
 ): Promise<Claim> {
 	const slot = Math.floor(now / SLOT_MS);
-	const texts = [textOf(subject, slot), textOf(subject, slot - 1)];
+	const mine = claimText(subject, slot);
+	const own = `${mine}|by ${randomUUID()}`;
+	const held = [mine, claimText(subject, slot - 1)];
+	const done = [doneText(subject, slot), doneText(subject, slot - 1)];
+	const texts = [...held, ...done, own];
 	const found = await records.testAndRecord(texts);
-	const recordedNow = texts.filter((text) => !found.has(text));
-	if (found.size > 0) {
-		await records.forget(recordedNow);
-		return { made: false, release: async () => undefined };
-	}
-	// The last slot's text was recorded only to test it.
-	await records.forget([texts[1]]);
-	return { made: true, release: async () => await records.forget([texts[0]]) };
+	const made = !held.some((text) => found.has(text));
+	// What this test recorded and should not keep: all of it when another run holds the claim.
+	const keep = made ? new Set([mine, own]) : new Set<string>();
+	await records.forget(texts.filter((text) => !found.has(text) && !keep.has(text)));
+	if (!made)
+		return {
+			made,
+			recentlyDone: false,
+			stillMine: async () => false,
+			done: async () => undefined,
+			release: async () => undefined,
+		};
+	const release = async () => await records.forget([mine, own]);
+	return {
+		made,
+		recentlyDone: done.some((text) => found.has(text)),
+		stillMine: async () => (await records.testAndRecord([own])).has(own),
+		done: async () => {
+			await release();
+			await records.testAndRecord([done[0]]);
+		},
+		release,
+	};
 }

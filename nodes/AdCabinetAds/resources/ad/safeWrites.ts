@@ -135,7 +135,7 @@ async function identicalAds(
 	fx: IExecuteSingleFunctions,
 	names: PlatformNames,
 	body: IDataObject,
-	{ fresh = false, first = false } = {},
+	{ fresh = false, first = false, skip }: { fresh?: boolean; first?: boolean; skip?: unknown } = {},
 ): Promise<IDataObject[]> {
 	const filters = titleFilters(text(body.title));
 	if (fresh) for (const filter of filters) perExecution(fx, 'adsByTitle').delete(filter);
@@ -144,7 +144,7 @@ async function identicalAds(
 	for (const filter of filters) {
 		for (const listed of await adsTitled(fx, filter)) {
 			if (String(listed.campaign_id) !== String(body.campaign_id)) continue;
-			if (seen.has(String(listed.id))) continue;
+			if (seen.has(String(listed.id)) || String(listed.id) === String(skip)) continue;
 			seen.add(String(listed.id));
 			const detail = await adDetail(fx, names, String(listed.id));
 			if (
@@ -226,6 +226,17 @@ export async function guardAdCreate(
 			return { output: dry() };
 		}
 		claimed = await claimCreate(this, key);
+		if (claimed?.made && claimed.recentlyDone) {
+			// A run made this ad within the last minutes: the list is read again (it may be there now,
+			// or have been deleted since, and then it is made again).
+			const [there] = await identicalAds(this, names, body, { fresh: true, first: true });
+			if (there) {
+				await claimed.release();
+				mine.resolve(there);
+				await held?.release();
+				return skippedAs(there);
+			}
+		}
 		if (claimed && !claimed.made) {
 			// Another process is creating the same ad at this moment: its ad is this row's ad.
 			const appeared = await appearedAd(this, names, body);
@@ -258,15 +269,16 @@ export async function guardAdCreate(
 					for (const filter of titleFilters(text(body.title)))
 						perExecution(this, 'adsByTitle').delete(filter);
 					mine.resolve(undefined);
+					await claimed?.done().catch(() => undefined);
 					return;
 				}
 				mine.resolve(made);
-				// The claim cannot always be atomic (see claims.ts): a twin made meanwhile is told now.
-				const now = await identicalAds(this, names, body, { fresh: true });
-				const twins = now.filter((ad) => String(ad.ad_id) !== String(made.ad_id));
-				// Once the list shows the ad, every later run finds it there: the claim may go (an ad
-				// deleted in the cabinet is then made again by the next run, as before).
-				if (twins.length === 0 && now.length > 0) await claimed?.release().catch(() => undefined);
+				// Without a claim (the records did not answer), or with one another run's write dropped
+				// (it may have claimed at the same moment, see claims.ts), the list tells of a twin.
+				const alone = claimed ? await claimed.stillMine().catch(() => false) : false;
+				await claimed?.done().catch(() => undefined);
+				if (alone) return;
+				const twins = await identicalAds(this, names, body, { fresh: true, skip: made.ad_id });
 				if (twins.length > 0)
 					throw madeTwice(
 						this,
