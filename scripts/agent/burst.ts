@@ -13,10 +13,9 @@ import type { ChatRequest, ModelServer, Step } from '../lib/modelServer';
 import { TOOL_ANSWER_BOUND_MS, tryAgainSeconds } from '../lib/tryAgain';
 import type { RunData, WorkflowJson, WorkflowNode } from '../lib/workflows';
 import { itemsOf } from '../lib/workflows';
-import { AGENT_NODE } from './workflow';
+import { AGENT_NODE, MODEL_NODE, agentConnections } from './workflow';
 
 const PACED = { id: 'adCabinetPaced', name: 'Ad Cabinet sandbox, paced as the real service' };
-const SCRIPTED_MODEL = { id: 'scriptedModel', name: 'Scripted model' };
 const GET_AD = 'Get ad';
 const CHANGE_CPM = 'Change CPM';
 const BURST = 12;
@@ -62,22 +61,9 @@ export function burstWorkflow(): WorkflowJson {
 				options: { maxIterations: MAX_CHANGES + 5 },
 			},
 		},
-		{
-			name: 'Model',
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.3,
-			parameters: {
-				model: { __rl: true, mode: 'id', value: 'scripted-model' },
-				responsesApiEnabled: false,
-				options: {},
-			},
-			credentials: { openAiApi: SCRIPTED_MODEL },
-		},
+		MODEL_NODE,
 	];
-	const connections: Record<string, unknown> = {
-		Start: { main: [[{ node: AGENT_NODE, type: 'main', index: 0 }]] },
-		Model: { ai_languageModel: [[{ node: AGENT_NODE, type: 'ai_languageModel', index: 0 }]] },
-	};
+	const connections = agentConnections();
 	for (const [name, parameters] of Object.entries(tools)) {
 		nodes.push({
 			name,

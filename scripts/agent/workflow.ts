@@ -151,6 +151,27 @@ const TOOL_PARAMETERS: Record<ToolName, Record<string, unknown>> = {
 	},
 };
 
+/** The scripted chat model, as the agent's language model. */
+export const MODEL_NODE: WorkflowNode = {
+	name: 'Model',
+	type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+	typeVersion: 1.3,
+	parameters: {
+		model: { __rl: true, mode: 'id', value: 'scripted-model' },
+		responsesApiEnabled: false,
+		options: {},
+	},
+	credentials: { openAiApi: SCRIPTED_MODEL },
+} as WorkflowNode;
+
+/** Start → AI Agent, and the model into the agent; the tools are connected by each workflow. */
+export function agentConnections(): Record<string, unknown> {
+	return {
+		Start: { main: [[{ node: AGENT_NODE, type: 'main', index: 0 }]] },
+		Model: { ai_languageModel: [[{ node: AGENT_NODE, type: 'ai_languageModel', index: 0 }]] },
+	};
+}
+
 export function agentWorkflow(id: string, prompt: string): WorkflowJson {
 	const nodes: WorkflowNode[] = [
 		{
@@ -166,22 +187,9 @@ export function agentWorkflow(id: string, prompt: string): WorkflowJson {
 			// Fourteen model calls: more than the agent's default limit of 10 iterations.
 			parameters: { promptType: 'define', text: prompt, options: { maxIterations: 20 } },
 		},
-		{
-			name: 'Model',
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.3,
-			parameters: {
-				model: { __rl: true, mode: 'id', value: 'scripted-model' },
-				responsesApiEnabled: false,
-				options: {},
-			},
-			credentials: { openAiApi: SCRIPTED_MODEL },
-		},
+		MODEL_NODE,
 	];
-	const connections: Record<string, unknown> = {
-		Start: { main: [[{ node: AGENT_NODE, type: 'main', index: 0 }]] },
-		Model: { ai_languageModel: [[{ node: AGENT_NODE, type: 'ai_languageModel', index: 0 }]] },
-	};
+	const connections = agentConnections();
 	for (const [name, tool] of Object.entries(TOOLS) as Array<[ToolName, (typeof TOOLS)[ToolName]]>) {
 		const notes = TOOL_NOTES[name];
 		nodes.push({
