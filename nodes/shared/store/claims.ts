@@ -5,7 +5,8 @@ import type { SharedRecords } from './records';
  * A claim that one run makes before a write, in the records every n8n process shares, so that a
  * run in another process (a queue-mode worker, or main for a manual run) about to make the same
  * write sees it and does not. A claim is kept for the time slot it was made in and the next one
- * (2 to 4 minutes) unless let go: a run that crashed before letting go blocks nothing for good.
+ * (by default slots of 2 minutes, so 2 to 4 minutes) unless let go: a run that crashed before
+ * letting go blocks nothing for good. A claim that covers a shorter write takes shorter slots.
  *
  * Testing a claim records it, so the claim and the test are one call; the texts a test recorded
  * only to test them are taken out again. A run that made a write records that it is done, so that a
@@ -18,8 +19,11 @@ import type { SharedRecords } from './records';
  */
 const SLOT_MS = 120_000;
 
-const claimText = (subject: string, slot: number) => `adCabinet claim|${subject}|slot ${slot}`;
-const doneText = (subject: string, slot: number) => `adCabinet done|${subject}|slot ${slot}`;
+// The slot's length is part of the text, so that claims of one subject with other slots never meet.
+const claimText = (subject: string, slot: number, slotMs: number) =>
+	`adCabinet claim|${subject}|slot ${slot}${slotMs === SLOT_MS ? '' : ` of ${slotMs} ms`}`;
+const doneText = (subject: string, slot: number, slotMs: number) =>
+	`adCabinet done|${subject}|slot ${slot}${slotMs === SLOT_MS ? '' : ` of ${slotMs} ms`}`;
 
 export interface Claim {
 	/** Whether this run made the claim; false: another run holds it. */
@@ -38,12 +42,13 @@ export async function claim(
 	records: SharedRecords,
 	subject: string,
 	now = Date.now(),
+	slotMs = SLOT_MS,
 ): Promise<Claim> {
-	const slot = Math.floor(now / SLOT_MS);
-	const mine = claimText(subject, slot);
+	const slot = Math.floor(now / slotMs);
+	const mine = claimText(subject, slot, slotMs);
 	const own = `${mine}|by ${randomUUID()}`;
-	const held = [mine, claimText(subject, slot - 1)];
-	const done = [doneText(subject, slot), doneText(subject, slot - 1)];
+	const held = [mine, claimText(subject, slot - 1, slotMs)];
+	const done = [doneText(subject, slot, slotMs), doneText(subject, slot - 1, slotMs)];
 	const texts = [...held, ...done, own];
 	const found = await records.testAndRecord(texts);
 	const made = !held.some((text) => found.has(text));

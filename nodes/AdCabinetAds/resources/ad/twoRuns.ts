@@ -28,6 +28,12 @@ export const APPEAR_WAITS_MS = [3_000, 6_000, 12_000, 12_000];
 /** How long an update waits for another run's change of the same ad to end. */
 const UPDATE_WAIT_MS = 20_000;
 const UPDATE_LOOK_MS = 500;
+/**
+ * An update's claim covers one read of the ad and one PUT, seconds: in slots of 30 s it lapses
+ * within a minute when its run stopped midway (a worker killed), so that the retry of that
+ * execution, a minute later, finds the ad free instead of waiting on a claim nobody will let go.
+ */
+const UPDATE_SLOT_MS = 30_000;
 
 export interface Guarded {
 	/** Whether this run had to wait for another run of this process first. */
@@ -84,7 +90,7 @@ export async function holdUpdate(fx: IExecuteSingleFunctions, adId: string): Pro
 		const until = Date.now() + UPDATE_WAIT_MS;
 		try {
 			for (;;) {
-				claimed = await claim(records, `update|${adId}`);
+				claimed = await claim(records, `update|${adId}`, Date.now(), UPDATE_SLOT_MS);
 				if (claimed.made || Date.now() >= until) break;
 				waited = true;
 				await sleep(UPDATE_LOOK_MS);
@@ -96,7 +102,7 @@ export async function holdUpdate(fx: IExecuteSingleFunctions, adId: string): Pro
 			hold.release();
 			throw new NodeOperationError(
 				fx.getNode(),
-				`Ad ${adId} was not changed: another run of this workflow has been changing the same ad for over ${UPDATE_WAIT_MS / 1000} s (two executions at once). No write was sent, so nothing changed; running it again in a minute is safe.`,
+				`Ad ${adId} was not changed: another run of this workflow has been changing the same ad for over ${UPDATE_WAIT_MS / 1000} s (two executions at once). No write was sent, so nothing changed. A run that stopped midway holds the ad for a minute at most: running this again in a minute is safe.`,
 				{ itemIndex: fx.getItemIndex() },
 			);
 		}

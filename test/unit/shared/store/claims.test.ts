@@ -90,6 +90,15 @@ describe('a claim in the shared records', () => {
 		expect((await claim(records, 'create|ad', T0 + 240_000)).made).toBe(true);
 	});
 
+	test('a claim of shorter slots (an update) lapses within a minute, and never meets one of 2-minute slots', async () => {
+		const records = memoryRecords();
+		expect((await claim(records, 'update|7', T0, 30_000)).made).toBe(true);
+		expect((await claim(records, 'update|7', T0 + 20_000, 30_000)).made).toBe(false);
+		expect((await claim(records, 'update|7', T0 + 60_000, 30_000)).made).toBe(true);
+		expect((await claim(records, 'update|8', T0, 30_000)).made).toBe(true);
+		expect((await claim(records, 'update|8', T0 + 1_000)).made).toBe(true);
+	});
+
 	test('two claims whose writes overlap both get made, and the run whose write was dropped finds out', async () => {
 		const records = overlappingRecords();
 		records.overlapNext();
