@@ -82,11 +82,21 @@ export async function readDayStart(
 	now: number,
 ): Promise<DayStart | undefined> {
 	const current = Math.floor(now / HOUR_MS);
+	// The hours a day still open may have opened in, and before them as many hours whose days have
+	// ended: those are never read again, and their texts are taken out so that the row all of this
+	// node's executions read and write does not grow with every day of an hourly rule.
 	const hours: number[] = [];
-	for (let hour = current - DAY_HOURS + 1; hour <= current; hour++) hours.push(hour);
-	const markers = hours.map((hour) => opened(adId, field, hour));
+	const ended: number[] = [];
+	for (let hour = current - 2 * DAY_HOURS + 1; hour <= current; hour++)
+		(hour > current - DAY_HOURS ? hours : ended).push(hour);
+	const markers = [...ended, ...hours].map((hour) => opened(adId, field, hour));
 	const present = await records.testAndRecord(markers);
 	try {
+		const over = ended.filter((hour) => present.has(opened(adId, field, hour)));
+		if (over.length > 0)
+			await records.forget(
+				over.flatMap((hour) => [opened(adId, field, hour), ...bitTexts(adId, field, hour)]),
+			);
 		// Days never overlap but two runs opening one at once: the earliest open day counts.
 		const open = hours.filter((hour) => present.has(opened(adId, field, hour)));
 		if (open.length === 0) return undefined;

@@ -60,6 +60,22 @@ describe('the day start of an ad kept in the shared records', () => {
 		expect(await readDayStart(records, '101', 'cpm', Date.UTC(2026, 11, 3, 8, 0))).toBeUndefined();
 	});
 
+	test("a day that has ended is taken out of the records at the next read, so an hourly rule's row stays small", async () => {
+		const records = memoryRecords();
+		await openDay(records, '101', 'cpm', 1.49, T0);
+		await openDay(records, '102', 'cpm', 2, T0);
+		const oneDay = records.hashes.size / 2;
+		// A day later the first ad's day has ended: reading it takes that day's texts out.
+		const dayAfter = Date.UTC(2026, 11, 3, 8, 0);
+		expect(await readDayStart(records, '101', 'cpm', dayAfter)).toBeUndefined();
+		expect(records.hashes.size).toBe(oneDay);
+		expect([...records.texts].every((text) => text.startsWith('adCabinet day|102|'))).toBe(true);
+		// Its next day opens and reads back as before.
+		await openDay(records, '101', 'cpm', 1.9, dayAfter);
+		expect((await readDayStart(records, '101', 'cpm', dayAfter + HOUR))?.value).toBe(1.9);
+		expect(records.hashes.size).toBe(2 * oneDay);
+	});
+
 	test('each ad and each field has a day of its own; large and fractional values survive', async () => {
 		const records = memoryRecords();
 		await openDay(records, '101', 'cpm', 0.5, T0);
