@@ -19,7 +19,7 @@
  * Flags: --keep (keep the work folder: n8n's user folder, keys and logs).
  */
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../../harness/sandbox';
@@ -70,40 +70,6 @@ const TAB = 'Ad stats';
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 type Row = Record<string, unknown>;
-
-async function importCredentials(
-	session: Awaited<ReturnType<typeof stageSession>>,
-	work: string,
-	sandbox: Sandbox,
-	account: { email: string; privateKeyPem: string },
-): Promise<void> {
-	const file = join(work, 'sheets-credentials.json');
-	writeFileSync(
-		file,
-		JSON.stringify([
-			{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
-			{
-				...GOOGLE_CREDENTIAL,
-				type: 'googleApi',
-				data: {
-					email: account.email,
-					privateKey: account.privateKeyPem,
-					impersonate: false,
-					httpNode: false,
-				},
-			},
-		]),
-	);
-	const entries = await session.command(
-		'import-credentials',
-		['import:credentials', `--input=${file}`],
-		120_000,
-	);
-	assert.ok(
-		entries.some((e) => e.message.startsWith('Successfully imported 2 credentials')),
-		'import:credentials did not report 2 credentials',
-	);
-}
 
 /** The truth for the period the Stats node asked for: identity (day/campaign) → figures. */
 function apiRows(sandbox: Sandbox): Map<string, string> {
@@ -178,7 +144,22 @@ async function inner(): Promise<number> {
 			rerunSafe: rerunSafeFlow(creatives),
 		};
 		const session = await stageSession(setUp, { NODE_EXTRA_CA_CERTS: keys.caFile });
-		await importCredentials(session, work, sandbox, keys.account);
+		await session.importCredentials(
+			[
+				{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
+				{
+					...GOOGLE_CREDENTIAL,
+					type: 'googleApi',
+					data: {
+						email: keys.account.email,
+						privateKey: keys.account.privateKeyPem,
+						impersonate: false,
+						httpNode: false,
+					},
+				},
+			],
+			'sheets-credentials.json',
+		);
 		await session.importExamples(Object.values(flows).map((f) => f.example));
 		server = await session.startServer();
 		await server.rest.signIn();
