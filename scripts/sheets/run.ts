@@ -21,9 +21,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../../harness/sandbox';
-import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
 import { runManually } from '../lib/manualRun';
 import { Checks } from '../lib/checks';
@@ -40,8 +38,8 @@ import {
 	type NamespacedStage,
 } from '../lib/stage';
 import { CREDENTIAL_TYPE, itemsOf, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
-import { firstPages } from '../lib/statsRows';
-import { figuresOf, identityOf } from '../lib/rowFigures';
+import { apiRows, firstPages } from '../lib/statsRows';
+import { figuresByIdentity } from '../lib/rowFigures';
 import { GoogleStandIn, type Spreadsheet } from './googleStandIn';
 import { GOOGLE_HOSTS, makeKeys } from './keys';
 import { probeChecks } from './probe';
@@ -69,30 +67,21 @@ const DAY_MS = 86_400_000;
 const TAB = 'Ad stats';
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-type Row = Record<string, unknown>;
-
 /** The truth for the period the Stats node asked for: identity (day/campaign) → figures. */
-function apiRows(sandbox: Sandbox): Map<string, string> {
+function apiRowsNow(sandbox: Sandbox): Map<string, string> {
 	const pages = firstPages(sandbox.requests, 'day');
 	assert.ok(pages.length, 'no statistics request reached the sandbox');
-	const rows = sandbox.data.statsRows(pages[pages.length - 1].body) as IDataObject[];
-	return new Map(
-		rows.map((row) => {
-			const json = numericRow({ ...row });
-			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
-		}),
-	);
+	return apiRows(sandbox, pages[pages.length - 1].body);
 }
 
 /** What the sheet holds, by the same identity and figures (read from its cells). */
 function sheetRows(sheet: Spreadsheet): Map<string, string> {
-	const table = readTab(sheet.tabs[0]);
-	return new Map(
-		table.rows.map((row) => {
-			const json: Row = {};
-			for (const [column, cell] of Object.entries(row.cells)) json[column] = valueOf(cell);
-			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
-		}),
+	return figuresByIdentity(
+		readTab(sheet.tabs[0]).rows.map((row) =>
+			Object.fromEntries(
+				Object.entries(row.cells).map(([column, cell]) => [column, valueOf(cell)]),
+			),
+		),
 	);
 }
 
@@ -183,7 +172,7 @@ async function inner(): Promise<number> {
 		// 1. The first run.
 		console.log(`\n▶ Run 1 (${format}): the sheet is empty`);
 		const items1 = sent(await run(flows.main));
-		let api = apiRows(sandbox);
+		let api = apiRowsNow(sandbox);
 		const table1 = readTab(tab);
 		const keys1 = byKey(table1);
 		console.log(
@@ -228,7 +217,7 @@ async function inner(): Promise<number> {
 		];
 		for (const [day, campaign] of targets)
 			sandbox.data.forceRestatement({ day: dayOf(day), campaign_id: campaign });
-		const api3 = apiRows(sandbox);
+		const api3 = apiRowsNow(sandbox);
 		const restated = changedKeys(api, api3);
 		api = api3;
 		const held3 = sheetRows(sheets[format]);

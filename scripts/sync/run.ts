@@ -54,9 +54,8 @@ import {
 	stageSession,
 } from '../lib/stage';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
-import { firstPages, type Row } from '../lib/statsRows';
+import { apiRows, firstPages, type Row } from '../lib/statsRows';
 import {
-	apiRows,
 	changed,
 	compare,
 	dayOf,
