@@ -7,7 +7,7 @@
  * against a stand-in of the Bot API. Part of the table in expectations.ts.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { cabinetMoney } from '../../sandbox/data/accounts';
@@ -17,8 +17,8 @@ import { utcDay, type ExampleExpectation } from './expectationContext';
 import {
 	EXAMPLES_DIR,
 	exampleId,
+	readWorkflow,
 	type Example,
-	type WorkflowJson,
 	type WorkflowNode,
 } from './workflows';
 
@@ -80,7 +80,7 @@ export function telegramRecipeExamples(): Example[] {
 			.sort()
 			.map((name) => {
 				const file = `${folder}/${name}`;
-				const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+				const workflow = readWorkflow(file);
 				return {
 					file,
 					id: exampleId(file),
