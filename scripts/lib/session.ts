@@ -7,7 +7,7 @@ import type { SandboxCredential, SignInCredential } from '../../harness/sandbox'
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLog, type LogEntry } from './logs';
-import { runN8n, spawnN8n, tail, waitForHttp, type Spawned } from './processes';
+import { runN8n, spawnGroup, tail, waitForHttp, type Spawned } from './processes';
 import { N8nRest } from './rest';
 import { n8nEnv, type N8nRuntime } from './runtime';
 import {
@@ -210,8 +210,8 @@ export class N8nSession {
 	 */
 	async startServer(timeoutMs = 120_000): Promise<N8nServer> {
 		const log = this.newLog('start');
-		const spawned = spawnN8n(
-			this.options.runtime,
+		const spawned = spawnGroup(
+			this.options.runtime.n8nBin,
 			['start'],
 			this.env(log),
 			log.consoleFile,
@@ -245,8 +245,8 @@ export class N8nSession {
 			'worker',
 			...(options.concurrency ? [`--concurrency=${options.concurrency}`] : []),
 		];
-		const spawned = spawnN8n(
-			this.options.runtime,
+		const spawned = spawnGroup(
+			this.options.runtime.n8nBin,
 			args,
 			this.env(log, {
 				N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
