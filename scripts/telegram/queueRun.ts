@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
 import { setAdStatus } from '../../sandbox/handlers/adStatusControl';
 import { Checks } from '../lib/checks';
-import { listExecutions, TriggeredRuns } from '../lib/executions';
+import { listExecutions, sleep, TriggeredRuns } from '../lib/executions';
 import { repoPackageJson } from '../lib/installPackage';
 import { packageProblems, readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
@@ -50,8 +50,6 @@ const REASONS = [
 const DELIVERY_MS = 150_000;
 /** Polls after the last delivery in which nothing may be sent again. */
 const QUIET_POLLS = 2;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<number> {
 	const started = Date.now();
