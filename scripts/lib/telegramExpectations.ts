@@ -90,7 +90,8 @@ export function telegramRecipeExamples(): Example[] {
 	);
 }
 
-const escapeHtml = (text: string): string =>
+/** What the Bot API's HTML needs escaped in a name. */
+export const escapeHtml = (text: string): string =>
 	text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c);
 
 /** The thresholds a user sets in the balance alert's "Alert settings", by currency. */
@@ -105,7 +106,7 @@ function thresholdsOf(example: Example): Map<string, number> {
 }
 
 /** Moderation's reasons for the ad the declined-ad recipe meets, with what HTML must escape. */
-const REASONS = [
+export const REASONS = [
 	{ reason: 'The landing page does not open' },
 	{ reason: 'Claims like "100% <guaranteed> & free" are not allowed' },
 ];

@@ -30,8 +30,8 @@ import { queueModeEnv, startQueueMode, workerThatStarted } from '../lib/queueMod
 import { startRedis, type Redis } from '../lib/redis';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, seconds, stageSession, type StageSetup } from '../lib/stage';
+import { escapeHtml, REASONS } from '../lib/telegramExpectations';
 import { makeTestTls } from '../lib/testCa';
-import { escapeHtml } from './balanceChecks';
 import { TelegramStandIn } from './telegramStandIn';
 import {
 	ALERT_CHAT,
@@ -42,10 +42,6 @@ import {
 	TOKEN,
 } from './workflows';
 
-const REASONS = [
-	{ reason: 'The landing page does not open' },
-	{ reason: 'Claims like "100% <guaranteed> & free" are not allowed' },
-];
 /** A poll a minute: a delivery comes within this, with room for a run on the worker. */
 const DELIVERY_MS = 150_000;
 /** Polls after the last delivery in which nothing may be sent again. */
