@@ -23,7 +23,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { credentialsFor } from '../../harness/sandbox';
 import { Sandbox } from '../../sandbox';
-import { runManually } from '../lib/manualRun';
+import { runToSuccess } from '../lib/manualRun';
 import { Checks } from '../lib/checks';
 import { tail } from '../lib/processes';
 import type { N8nServer } from '../lib/session';
@@ -32,7 +32,6 @@ import {
 	finishStage,
 	runOutsideNamespace,
 	runStage,
-	seconds,
 	setUpInside,
 	stageSession,
 	type NamespacedStage,
@@ -153,16 +152,7 @@ async function inner(): Promise<number> {
 		server = await session.startServer();
 		await server.rest.signIn();
 
-		const run = async (flow: SheetFlow): Promise<RunData> => {
-			const t = Date.now();
-			const result = await runManually(runtime, server!.rest, flow.example, flow.trigger);
-			const error = result.data.resultData.error;
-			console.log(
-				`  ${flow.example.workflow.name}: ${result.status ?? '?'} in ${seconds(Date.now() - t)}${error ? ` (${error.message ?? ''}${error.description ? `: ${error.description}` : ''})` : ''}`,
-			);
-			assert.equal(result.status, 'success', `${flow.example.file} ended ${result.status}`);
-			return result;
-		};
+		const run = (flow: SheetFlow) => runToSuccess(runtime, server!.rest, flow);
 		const statsName = flows.main.example.workflow.nodes.find((n) =>
 			n.type.endsWith('.adCabinetStats'),
 		)!.name;
