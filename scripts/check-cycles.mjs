@@ -4,27 +4,10 @@
 // of value imports as you type; this check counts every import, `import type` and `import()`
 // included, so that a circle of types is refused too.
 // Prints each circle as the path around it; exits 1 when there is any.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const FOLDERS = ['nodes', 'credentials', 'sandbox', 'harness', 'scripts', 'bench', 'test'];
-
-function listTs(dir) {
-	if (!existsSync(dir)) return [];
-	return readdirSync(dir).flatMap((entry) => {
-		if (entry === 'node_modules' || entry.startsWith('.')) return [];
-		const path = join(dir, entry);
-		if (statSync(path).isDirectory()) return listTs(path);
-		return entry.endsWith('.ts') && !entry.endsWith('.d.ts') ? [path] : [];
-	});
-}
-
-const files = FOLDERS.flatMap((folder) => listTs(join(ROOT, folder)));
-const known = new Set(files);
-const rel = (file) => relative(ROOT, file).split(sep).join('/');
+import { files, known, rel } from './sourceFiles.mjs';
 
 /** The files of the repository that `file` imports, in any form. */
 function importsOf(file) {

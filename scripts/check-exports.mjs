@@ -7,30 +7,12 @@
 // types. Used from outside: the node and credential classes package.json's `n8n` section lists,
 // jest test files and the entry files package.json's scripts run directly.
 // Prints the findings per file and the count per folder; exits 1 when there is any.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import ts from 'typescript';
+import { files, FOLDERS, known, rel, ROOT } from './sourceFiles.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const FOLDERS = ['nodes', 'credentials', 'sandbox', 'harness', 'scripts', 'bench', 'test'];
 const ALL = '*';
-
-function listTs(dir) {
-	const out = [];
-	if (!existsSync(dir)) return out;
-	for (const entry of readdirSync(dir)) {
-		if (entry === 'node_modules' || entry.startsWith('.')) continue;
-		const path = join(dir, entry);
-		if (statSync(path).isDirectory()) out.push(...listTs(path));
-		else if (entry.endsWith('.ts') && !entry.endsWith('.d.ts')) out.push(path);
-	}
-	return out;
-}
-
-const files = FOLDERS.flatMap((folder) => listTs(join(ROOT, folder)));
-const known = new Set(files);
-const rel = (file) => relative(ROOT, file).split(sep).join('/');
 
 /** A relative specifier as the file it names, or undefined (a package, or outside the sources). */
 function resolveSpecifier(from, specifier) {

@@ -142,12 +142,7 @@ export async function communityFlow(ctx: DockerContext, releases: Releases): Pro
 					const others = await ctx.daemon.docker([
 						'exec',
 						name,
-						'find',
-						'/home/node/.n8n/nodes',
-						'!',
-						'-uid',
-						'1000',
-						'-print',
+						...'find /home/node/.n8n/nodes ! -uid 1000 -print'.split(' '),
 					]);
 					assert.equal(others.stdout.trim(), '', 'files not owned by node');
 				},

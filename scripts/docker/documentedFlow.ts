@@ -73,18 +73,7 @@ export async function documentedFlow(ctx: DockerContext, install: DockerInstall)
 				const others = await daemon.docker([
 					'exec',
 					container,
-					'find',
-					'/home/node/.n8n/nodes',
-					'(',
-					'!',
-					'-uid',
-					'1000',
-					'-o',
-					'!',
-					'-gid',
-					'1000',
-					')',
-					'-print',
+					...'find /home/node/.n8n/nodes ( ! -uid 1000 -o ! -gid 1000 ) -print'.split(' '),
 				]);
 				assert.equal(others.code, 0, describe(others));
 				assert.equal(others.stdout.trim(), '', 'files not owned by node');

@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadedNodeCount, readLog, type LogEntry } from '../lib/logs';
+import { loadedNodeCount, readLog, waitForEntry } from '../lib/logs';
 import { EXPECTED_NODES } from '../lib/nodeTypes';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { startRedis, type Redis } from '../lib/redis';
@@ -24,20 +24,6 @@ import {
 } from './containers';
 import { describe } from './daemon';
 import type { DockerInstall } from './documented';
-
-/** The entries of a JSON log n8n writes into a volume, once it holds one matching `pattern`. */
-async function waitForEntry(
-	file: string,
-	pattern: RegExp,
-	timeoutMs: number,
-): Promise<LogEntry | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = readLog(file).find((entry) => pattern.test(entry.message));
-		if (found || Date.now() > deadline) return found;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
 
 /** n8n's log in its folder on the volume, which the stage reads through the volume's files. */
 const logFile = (name: string) => ['-e', `N8N_LOG_FILE_LOCATION=/home/node/.n8n/${name}.log`];

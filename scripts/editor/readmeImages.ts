@@ -6,12 +6,12 @@
  * `npm run release:check` fails once the example or the node changes and the picture is older.
  */
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Checks } from '../lib/checks';
 import { REPO_ROOT } from '../lib/runtime';
-import { EXAMPLES_DIR, exampleId, type Example } from '../lib/workflows';
+import { exampleId, readWorkflow, type Example } from '../lib/workflows';
 import { VIEWPORT, type EditorBrowser } from './browser';
 import { mainParameters, type ServedNodeDescription } from './parameters';
 import {
@@ -49,7 +49,7 @@ export function subfolderExample(path: string): Example {
 	return {
 		file: path.split('/').pop() ?? path,
 		id: exampleId(path),
-		workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, path), 'utf8')) as Example['workflow'],
+		workflow: readWorkflow(path),
 	};
 }
 

@@ -98,7 +98,7 @@ export async function deactivateWorkflow(rest: N8nRest, id: string): Promise<voi
 	await rest.request('POST', `/rest/workflows/${id}/deactivate`, {});
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for the runs a schedule or a trigger starts: trigger-mode executions from `readyAt` on. */
 export class TriggeredRuns {

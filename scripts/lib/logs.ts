@@ -25,6 +25,20 @@ export function readLog(file: string): LogEntry[] {
 	return entries;
 }
 
+/** Waits up to `timeoutMs` for an entry of a JSON log matching `pattern`; returns it or undefined. */
+export async function waitForEntry(
+	file: string,
+	pattern: RegExp,
+	timeoutMs: number,
+): Promise<LogEntry | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const found = readLog(file).find((entry) => pattern.test(entry.message));
+		if (found || Date.now() > deadline) return found;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
 /**
  * Anything that names this package, one of its node or credential types, or its display names.
  * The n8n install's own cache folder (…/.cache/n8n-nodes-ad-cabinet/…) is in every n8n stack

@@ -5,9 +5,11 @@
  * that starts with a Schedule Trigger (`n8n execute` starts only from a Manual Trigger; here the
  * trigger fires once, as in the editor).
  */
+import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { N8nRest } from './rest';
 import type { N8nRuntime } from './runtime';
+import { seconds } from './stage';
 import type { Example, RunData, WorkflowNode } from './workflows';
 
 interface ExecutionRecord {
@@ -67,6 +69,22 @@ export async function runManually(
 	throw new Error(
 		`execution ${started.executionId} of ${example.file} did not finish with its run data within ${timeoutMs / 1000}s (last status: ${lastStatus})`,
 	);
+}
+
+/** A manual run that must succeed: prints the workflow's status, time and error, and asserts success. */
+export async function runToSuccess(
+	runtime: N8nRuntime,
+	rest: N8nRest,
+	flow: { example: Example; trigger: WorkflowNode },
+): Promise<RunData> {
+	const t = Date.now();
+	const result = await runManually(runtime, rest, flow.example, flow.trigger);
+	const error = result.data.resultData.error;
+	console.log(
+		`  ${flow.example.workflow.name}: ${result.status ?? '?'} in ${seconds(Date.now() - t)}${error ? ` (${error.message ?? ''}${error.description ? `: ${error.description}` : ''})` : ''}`,
+	);
+	assert.equal(result.status, 'success', `${flow.example.file} ended ${result.status}`);
+	return result;
 }
 
 /** The run data of an ended execution record, or undefined while n8n has not written it yet. */

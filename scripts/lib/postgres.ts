@@ -111,12 +111,7 @@ export async function startPostgres(dir: string, timeoutMs = 60_000): Promise<Po
 			'-k',
 			sockets,
 			// A throw-away cluster: nothing needs to survive a crash of the machine.
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
+			...['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'].flatMap((s) => ['-c', s]),
 		],
 		env,
 		consoleFile,

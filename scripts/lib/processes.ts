@@ -98,21 +98,6 @@ export function spawnGroup(
 	return { child, exited, stop };
 }
 
-/**
- * Starts `n8n <args>` in a new process group with its console written to `consoleFile` (and passed
- * to `echo`, for `npm run dev`).
- */
-export function spawnN8n(
-	runtime: N8nRuntime,
-	args: string[],
-	env: NodeJS.ProcessEnv,
-	consoleFile: string,
-	cwd: string,
-	echo?: (chunk: string) => void,
-): Spawned {
-	return spawnGroup(runtime.n8nBin, args, env, consoleFile, cwd, echo);
-}
-
 class TimeoutError extends Error {}
 
 /** Runs an n8n command to its end, or stops it and fails after `timeoutMs`. */
@@ -124,7 +109,7 @@ export async function runN8n(
 	cwd: string,
 	timeoutMs: number,
 ): Promise<number> {
-	const spawned = spawnN8n(runtime, args, env, consoleFile, cwd);
+	const spawned = spawnGroup(runtime.n8nBin, args, env, consoleFile, cwd);
 	let timer: NodeJS.Timeout | undefined;
 	const timedOut = new Promise<'timeout'>((resolve) => {
 		timer = setTimeout(() => resolve('timeout'), timeoutMs);

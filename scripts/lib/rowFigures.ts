@@ -31,3 +31,13 @@ export function identityOf(periodMs: number, campaignId: unknown): string {
 export function figuresOf(row: Record<string, unknown>): string {
 	return [...FIGURES.map((field) => Number(row[field])), String(row.campaign_name)].join('|');
 }
+
+/** Rows by their period_date and campaign_id: identity → figures. */
+export function figuresByIdentity(rows: Array<Record<string, unknown>>): Map<string, string> {
+	return new Map(
+		rows.map((row) => [
+			identityOf(Date.parse(String(row.period_date)), row.campaign_id),
+			figuresOf(row),
+		]),
+	);
+}

@@ -7,7 +7,7 @@ import type { SandboxCredential, SignInCredential } from '../../harness/sandbox'
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLog, type LogEntry } from './logs';
-import { runN8n, spawnN8n, tail, waitForHttp, type Spawned } from './processes';
+import { runN8n, spawnGroup, tail, waitForHttp, type Spawned } from './processes';
 import { N8nRest } from './rest';
 import { n8nEnv, type N8nRuntime } from './runtime';
 import {
@@ -118,53 +118,52 @@ export class N8nSession {
 		return `--- ${log.logFile} (last ${lines} lines)\n${tail(log.logFile, lines)}\n--- ${log.consoleFile}\n${tail(log.consoleFile, lines)}`;
 	}
 
+	/** Runs an import or publish command to its end; throws `missing` when its log does not say `said`. */
+	private async commandSaying(
+		label: string,
+		args: string[],
+		said: string,
+		missing: string,
+	): Promise<void> {
+		const entries = await this.command(label, args, 120_000);
+		if (!entries.some((e) => e.message.startsWith(said)))
+			throw new CommandError(`${missing}\n${this.tails(this.logs[this.logs.length - 1])}`);
+	}
+
 	async importCredential(data: SandboxCredential | SignInCredential): Promise<void> {
 		const file = join(this.options.workDir, 'credentials.json');
 		writeCredentialImport(file, data);
-		const entries = await this.command(
+		await this.commandSaying(
 			'import-credentials',
 			['import:credentials', `--input=${file}`],
-			120_000,
+			'Successfully imported 1 credential',
+			'import:credentials did not report the import',
 		);
-		if (!entries.some((e) => e.message.startsWith('Successfully imported 1 credential'))) {
-			throw new CommandError(
-				`import:credentials did not report the import\n${this.tails(this.logs[this.logs.length - 1])}`,
-			);
-		}
 	}
 
 	/** Imports credentials given whole (`{ id, name, type, data }` each), as `n8n import:credentials` reads them. */
 	async importCredentials(credentials: object[], fileName = 'credentials.json'): Promise<void> {
 		const file = join(this.options.workDir, fileName);
 		writeFileSync(file, JSON.stringify(credentials, null, 2));
-		const entries = await this.command(
+		const count = credentials.length;
+		await this.commandSaying(
 			'import-credentials',
 			['import:credentials', `--input=${file}`],
-			120_000,
+			`Successfully imported ${count} credential${count === 1 ? '' : 's'}`,
+			`import:credentials did not report ${count} credential(s)`,
 		);
-		const count = credentials.length;
-		const reported = `Successfully imported ${count} credential${count === 1 ? '' : 's'}`;
-		if (!entries.some((e) => e.message.startsWith(reported))) {
-			throw new CommandError(
-				`import:credentials did not report ${count} credential(s)\n${this.tails(this.logs[this.logs.length - 1])}`,
-			);
-		}
 	}
 
 	async importExamples(examples: Example[]): Promise<void> {
 		const dir = join(this.options.workDir, 'workflows');
 		writeWorkflowImport(dir, examples);
-		const entries = await this.command(
+		const wanted = `Successfully imported ${examples.length} ${examples.length === 1 ? 'workflow' : 'workflows'}`;
+		await this.commandSaying(
 			'import-workflows',
 			['import:workflow', '--separate', `--input=${dir}`],
-			120_000,
+			wanted,
+			`import:workflow did not report "${wanted}"`,
 		);
-		const wanted = `Successfully imported ${examples.length} ${examples.length === 1 ? 'workflow' : 'workflows'}`;
-		if (!entries.some((e) => e.message.startsWith(wanted))) {
-			throw new CommandError(
-				`import:workflow did not report "${wanted}"\n${this.tails(this.logs[this.logs.length - 1])}`,
-			);
-		}
 	}
 
 	/**
@@ -176,12 +175,7 @@ export class N8nSession {
 		const [args, said] = v1
 			? [['update:workflow', `--id=${id}`, '--active=true'], `Activating workflow with ID: ${id}`]
 			: [['publish:workflow', `--id=${id}`], `Publishing workflow with ID: ${id}`];
-		const entries = await this.command(`publish-${id}`, args, 120_000);
-		if (!entries.some((e) => e.message.startsWith(said))) {
-			throw new CommandError(
-				`${args[0]} did not report "${said}"\n${this.tails(this.logs[this.logs.length - 1])}`,
-			);
-		}
+		await this.commandSaying(`publish-${id}`, args, said, `${args[0]} did not report "${said}"`);
 	}
 
 	/**
@@ -216,8 +210,8 @@ export class N8nSession {
 	 */
 	async startServer(timeoutMs = 120_000): Promise<N8nServer> {
 		const log = this.newLog('start');
-		const spawned = spawnN8n(
-			this.options.runtime,
+		const spawned = spawnGroup(
+			this.options.runtime.n8nBin,
 			['start'],
 			this.env(log),
 			log.consoleFile,
@@ -251,8 +245,8 @@ export class N8nSession {
 			'worker',
 			...(options.concurrency ? [`--concurrency=${options.concurrency}`] : []),
 		];
-		const spawned = spawnN8n(
-			this.options.runtime,
+		const spawned = spawnGroup(
+			this.options.runtime.n8nBin,
 			args,
 			this.env(log, {
 				N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),

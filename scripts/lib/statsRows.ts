@@ -5,8 +5,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
-import { rowKey } from '../../nodes/shared/stats/rows';
+import { numericRow, rowKey } from '../../nodes/shared/stats/rows';
 import type { LoggedRequest, Sandbox } from '../../sandbox';
+import { figuresByIdentity } from './rowFigures';
 import { GROUPING } from './statsWorkflows';
 
 const STATS_PAGE_PATH = '/api/v1/stats/page';
@@ -155,4 +156,10 @@ export function describeComparison(c: RowComparison, limit = 5): string {
 	}
 	if (c.different.length > limit) lines.push(`… ${c.different.length - limit} more rows differ`);
 	return lines.join('\n');
+}
+
+/** Rows as the API answers a statistics query now: identity → figures. */
+export function apiRows(sandbox: Sandbox, body: Row): Map<string, string> {
+	const rows = sandbox.data.statsRows(body) as IDataObject[];
+	return figuresByIdentity(rows.map((row) => numericRow({ ...row })));
 }

@@ -7,7 +7,7 @@
  * against a stand-in of the Bot API. Part of the table in expectations.ts.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { cabinetMoney } from '../../sandbox/data/accounts';
@@ -17,8 +17,8 @@ import { utcDay, type ExampleExpectation } from './expectationContext';
 import {
 	EXAMPLES_DIR,
 	exampleId,
+	readWorkflow,
 	type Example,
-	type WorkflowJson,
 	type WorkflowNode,
 } from './workflows';
 
@@ -80,7 +80,7 @@ export function telegramRecipeExamples(): Example[] {
 			.sort()
 			.map((name) => {
 				const file = `${folder}/${name}`;
-				const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+				const workflow = readWorkflow(file);
 				return {
 					file,
 					id: exampleId(file),
@@ -90,7 +90,8 @@ export function telegramRecipeExamples(): Example[] {
 	);
 }
 
-const escapeHtml = (text: string): string =>
+/** What the Bot API's HTML needs escaped in a name. */
+export const escapeHtml = (text: string): string =>
 	text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c);
 
 /** The thresholds a user sets in the balance alert's "Alert settings", by currency. */
@@ -105,7 +106,7 @@ function thresholdsOf(example: Example): Map<string, number> {
 }
 
 /** Moderation's reasons for the ad the declined-ad recipe meets, with what HTML must escape. */
-const REASONS = [
+export const REASONS = [
 	{ reason: 'The landing page does not open' },
 	{ reason: 'Claims like "100% <guaranteed> & free" are not allowed' },
 ];

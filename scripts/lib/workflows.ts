@@ -44,6 +44,11 @@ export function exampleId(file: string): string {
 	return `ex${createHash('sha256').update(file).digest('hex').slice(0, 14)}`;
 }
 
+/** A workflow as its file under examples/ holds it (`folder/file.json` for a sub-folder's). */
+export function readWorkflow(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+}
+
 export function listExamples(): Example[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
@@ -51,7 +56,7 @@ export function listExamples(): Example[] {
 		.map((file) => ({
 			file,
 			id: exampleId(file),
-			workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson,
+			workflow: readWorkflow(file),
 		}));
 }
 

@@ -11,6 +11,7 @@ import { Sandbox } from '../../sandbox';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
+import { queueModeEnv } from '../lib/queueMode';
 import type { N8nRest } from '../lib/rest';
 import type { N8nServer, N8nSession, N8nWorker } from '../lib/session';
 import { stageSession, type StageSetup } from '../lib/stage';
@@ -210,11 +211,8 @@ export async function setUpMonth(
 	);
 
 	const session = await stageSession(setUp, {
-		...postgres.n8nEnv,
+		...queueModeEnv(postgres, redis),
 		...clock.env(),
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(redis.port),
 		N8N_LOG_LEVEL: 'info',
 	});
 	const credentialData = { ...signInCredentialsFor(sandbox) } as Record<string, unknown>;

@@ -12,11 +12,9 @@
  *           All, per campaign: more requests to the ad list than the limit lets through in a
  *           minute, so the pacing waits → the count of ads to the sink.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
-	EXAMPLES_DIR,
 	exampleId,
+	readWorkflow,
 	SANDBOX_CREDENTIAL,
 	type Example,
 	type WorkflowJson,
@@ -219,9 +217,7 @@ export function syncFlow(): Example {
 
 /** The balance-alert example as it is, daily at 08:05, its last node replaced by a POST to the sink. */
 export function balanceFlow(sink: string): Example {
-	const workflow = JSON.parse(
-		readFileSync(join(EXAMPLES_DIR, 'balance-alert.json'), 'utf8'),
-	) as WorkflowJson;
+	const workflow = readWorkflow('balance-alert.json');
 	const schedule = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	const send = workflow.nodes.find((n) => n.name.startsWith('Send alert'));
 	if (!schedule || !send)

@@ -15,9 +15,7 @@
  * hour but those of the Ads run (every 6 hours), which fills the ad list's rate window alone: a poll
  * there would share the window with a run in another process that cannot know of it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { EXAMPLES_DIR, type Example, type WorkflowJson, type WorkflowNode } from '../lib/workflows';
+import { readWorkflow, type Example, type WorkflowJson, type WorkflowNode } from '../lib/workflows';
 import { ADS_EVERY_HOURS, MINUTE, MONTH_POSTGRES, example, scheduled } from './workflows';
 
 export const CREATIVES_TABLE = 'creatives';
@@ -31,10 +29,6 @@ export const SEND_PATH = `bot${BOT_TOKEN}/sendMessage`;
 
 const postgres = { credentials: { postgres: { ...MONTH_POSTGRES } } };
 
-function readExample(file: string): WorkflowJson {
-	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
-}
-
 function nodeOf(workflow: WorkflowJson, name: string, file: string): WorkflowNode {
 	const node = workflow.nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`${file} has no node "${name}"`);
@@ -47,7 +41,7 @@ function nodeOf(workflow: WorkflowJson, name: string, file: string): WorkflowNod
  */
 export function creativesFlow(second?: WorkflowNode): Example {
 	const file = 'ads-from-sheet-rerun-safe.json';
-	const workflow = readExample(file);
+	const workflow = readWorkflow(file);
 	nodeOf(workflow, 'Every hour', file).parameters = scheduled('Every hour', '*').parameters;
 	if (second) {
 		workflow.nodes.push(second);
@@ -108,7 +102,7 @@ export function creativesFlow(second?: WorkflowNode): Example {
 /** The CPM rule as shipped, hourly at the month's minute. */
 export function cpmFlow(): Example {
 	const file = 'cpm-rule.json';
-	const workflow = readExample(file);
+	const workflow = readWorkflow(file);
 	nodeOf(workflow, 'Every hour', file).parameters = scheduled('Every hour', '*').parameters;
 	return example('cpm', { ...workflow, name: 'Month: CPM rule' });
 }
@@ -121,7 +115,7 @@ export const ALERT_HOURS = Array.from({ length: 24 }, (_, h) => h).filter(
 /** The declined-ad alert as shipped, its chat filled in, polling at the month's minute. */
 export function alertsFlow(): Example {
 	const file = 'alerts/ad-declined-to-telegram.json';
-	const workflow = readExample(file);
+	const workflow = readWorkflow(file);
 	const trigger = nodeOf(workflow, 'Ad declined or on hold', file);
 	trigger.parameters = {
 		...trigger.parameters,

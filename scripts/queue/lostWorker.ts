@@ -34,7 +34,7 @@ import { tail } from '../lib/processes';
 import { N8nSession, type N8nServer, type N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { clock } from './checks';
-import { listExecutions, readExecution, UNFINISHED } from '../lib/executions';
+import { listExecutions, readExecution, sleep, UNFINISHED } from '../lib/executions';
 import { startRedis, type Redis } from '../lib/redis';
 import { killWorkerRunning, queueModeEnv, startQueueMode } from '../lib/queueMode';
 import { compareRows, expectedRows, FIVE_MINUTES, pollsOf, type Row } from '../lib/statsRows';
@@ -56,7 +56,6 @@ const INTERVAL_MS = 150;
 /** Rows of the first execution in the store when its worker is killed. */
 const KILL_AT = 40;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const keyOf = (row: Row) => rowKey(row as IDataObject, GROUPING);
 
 /** How many deliveries and distinct keys, and how many deliveries repeated a key. */

@@ -10,14 +10,13 @@ import {
 	binaryText,
 	listExecutions,
 	readExecution,
+	sleep,
 	UNFINISHED,
 	type Execution,
 } from '../lib/executions';
 import { clock, type Observed, type TriggerObserved } from './checks';
 import { pollsOf } from '../lib/statsRows';
 import { NAMES, TRIGGER_UNIT } from '../lib/statsWorkflows';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The trigger's state in the workflow's static data (pollState.ts: `wm` is its watermark). */
 function watermarkOf(staticData: unknown): number | undefined {

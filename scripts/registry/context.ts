@@ -103,20 +103,6 @@ export function logLines(log: CommandLog, pattern: RegExp): LogEntry[] {
 	return readLog(log.logFile).filter((entry) => pattern.test(entry.message));
 }
 
-/** Waits up to `timeoutMs` for a log line; returns it or undefined. */
-export async function waitForLogLine(
-	log: CommandLog,
-	pattern: RegExp,
-	timeoutMs: number,
-): Promise<LogEntry | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = logLines(log, pattern)[0];
-		if (found || Date.now() > deadline) return found;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
-
 /**
  * The sandbox credential and the example, created through the REST API as the editor saves them
  * (nothing imported by the CLI, so the package can be absent when they are made).

@@ -12,7 +12,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { loadedNodeCount, readLog } from '../lib/logs';
+import { loadedNodeCount, readLog, waitForEntry } from '../lib/logs';
 import { EXPECTED_NODES } from '../lib/nodeTypes';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
@@ -34,7 +34,6 @@ import {
 	logLines,
 	newSession,
 	registryEnv,
-	waitForLogLine,
 	type StageContext,
 } from './context';
 import { envList } from './environment';
@@ -109,8 +108,8 @@ export async function queueFlow(ctx: StageContext, runtime: N8nRuntime): Promise
 			await checks.check(
 				"the worker receives main's install command through Redis and tries the registry itself (stopped here by the licence check)",
 				async () => {
-					const said = await waitForLogLine(
-						ownWorker.log,
+					const said = await waitForEntry(
+						ownWorker.log.logFile,
 						/(Skipped|Failed to) install(ing)? community package|Community package installed/,
 						30_000,
 					);
@@ -135,8 +134,8 @@ export async function queueFlow(ctx: StageContext, runtime: N8nRuntime): Promise
 					// The worker's own log is the proof. Main learns of the failure from Bull's failed-job
 					// event, and n8n 2.41.1 can miss it when the worker fails the job within milliseconds:
 					// job.finished() checks the job, then listens, and an event in between is lost.
-					const failed = await waitForLogLine(
-						ownWorker.log,
+					const failed = await waitForEntry(
+						ownWorker.log.logFile,
 						/^Worker errored while running execution/,
 						60_000,
 					);

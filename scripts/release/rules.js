@@ -312,7 +312,6 @@ function derivedIdentity(pkg) {
 module.exports = {
 	PLACEHOLDER,
 	IDENTITY_FIELDS,
-	githubRepository,
 	identityProblems,
 	licenceProblems,
 	readmeLinks,

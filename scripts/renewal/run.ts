@@ -41,6 +41,7 @@ import { repoPackageJson } from '../lib/installPackage';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
+import { queueModeEnv } from '../lib/queueMode';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { startRedis, type Redis } from '../lib/redis';
@@ -93,12 +94,7 @@ async function main(): Promise<number> {
 		if (QUEUE) {
 			postgres = await startPostgres(join(work, 'postgres'));
 			redis = await startRedis(join(work, 'redis'));
-			queueEnv = {
-				...postgres.n8nEnv,
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-			};
+			queueEnv = queueModeEnv(postgres, redis);
 			console.log(
 				`  queue mode: PostgreSQL ${postgres.version} on ${postgres.port}, Redis ${redis.version} on ${redis.port}`,
 			);

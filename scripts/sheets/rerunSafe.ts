@@ -10,14 +10,12 @@
  *     and every row holds its ad's id: the ads made before the kill are found, not made again.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { apiRequests } from '../../harness/sandbox';
 import type { Sandbox } from '../../sandbox';
 import type { Checks } from '../lib/checks';
 import type { N8nRest } from '../lib/rest';
 import type { N8nServer } from '../lib/session';
-import { EXAMPLES_DIR, exampleId, type Example, type WorkflowJson } from '../lib/workflows';
+import { exampleId, readWorkflow, type Example } from '../lib/workflows';
 import type { Spreadsheet, Tab } from './googleStandIn';
 import { readTab, valueOf } from './sheetTable';
 import type { SheetFlow } from './workflows';
@@ -59,7 +57,7 @@ function fill(tab: Tab, rows: Creative[]): void {
 
 /** The example as a user sets it up: its pinned sample data taken off, both Sheets nodes aimed. */
 export function rerunSafeFlow(sheet: Spreadsheet): SheetFlow {
-	const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, FILE), 'utf8')) as WorkflowJson;
+	const workflow = readWorkflow(FILE);
 	delete workflow.pinData;
 	const sheetsNodes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.googleSheets');
 	assert.equal(sheetsNodes.length, 2, `${FILE} reads and writes through two Google Sheets nodes`);

@@ -19,13 +19,11 @@
  * Flags: --keep (keep the work folder: n8n's user folder, keys and logs).
  */
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../../harness/sandbox';
-import { numericRow } from '../../nodes/shared/stats/rows';
 import { Sandbox } from '../../sandbox';
-import { runManually } from '../lib/manualRun';
+import { runToSuccess } from '../lib/manualRun';
 import { Checks } from '../lib/checks';
 import { tail } from '../lib/processes';
 import type { N8nServer } from '../lib/session';
@@ -34,14 +32,13 @@ import {
 	finishStage,
 	runOutsideNamespace,
 	runStage,
-	seconds,
 	setUpInside,
 	stageSession,
 	type NamespacedStage,
 } from '../lib/stage';
 import { CREDENTIAL_TYPE, itemsOf, SANDBOX_CREDENTIAL, type RunData } from '../lib/workflows';
-import { firstPages } from '../lib/statsRows';
-import { figuresOf, identityOf } from '../lib/rowFigures';
+import { apiRows, firstPages } from '../lib/statsRows';
+import { figuresByIdentity } from '../lib/rowFigures';
 import { GoogleStandIn, type Spreadsheet } from './googleStandIn';
 import { GOOGLE_HOSTS, makeKeys } from './keys';
 import { probeChecks } from './probe';
@@ -69,64 +66,21 @@ const DAY_MS = 86_400_000;
 const TAB = 'Ad stats';
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-type Row = Record<string, unknown>;
-
-async function importCredentials(
-	session: Awaited<ReturnType<typeof stageSession>>,
-	work: string,
-	sandbox: Sandbox,
-	account: { email: string; privateKeyPem: string },
-): Promise<void> {
-	const file = join(work, 'sheets-credentials.json');
-	writeFileSync(
-		file,
-		JSON.stringify([
-			{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
-			{
-				...GOOGLE_CREDENTIAL,
-				type: 'googleApi',
-				data: {
-					email: account.email,
-					privateKey: account.privateKeyPem,
-					impersonate: false,
-					httpNode: false,
-				},
-			},
-		]),
-	);
-	const entries = await session.command(
-		'import-credentials',
-		['import:credentials', `--input=${file}`],
-		120_000,
-	);
-	assert.ok(
-		entries.some((e) => e.message.startsWith('Successfully imported 2 credentials')),
-		'import:credentials did not report 2 credentials',
-	);
-}
-
 /** The truth for the period the Stats node asked for: identity (day/campaign) → figures. */
-function apiRows(sandbox: Sandbox): Map<string, string> {
+function apiRowsNow(sandbox: Sandbox): Map<string, string> {
 	const pages = firstPages(sandbox.requests, 'day');
 	assert.ok(pages.length, 'no statistics request reached the sandbox');
-	const rows = sandbox.data.statsRows(pages[pages.length - 1].body) as IDataObject[];
-	return new Map(
-		rows.map((row) => {
-			const json = numericRow({ ...row });
-			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
-		}),
-	);
+	return apiRows(sandbox, pages[pages.length - 1].body);
 }
 
 /** What the sheet holds, by the same identity and figures (read from its cells). */
 function sheetRows(sheet: Spreadsheet): Map<string, string> {
-	const table = readTab(sheet.tabs[0]);
-	return new Map(
-		table.rows.map((row) => {
-			const json: Row = {};
-			for (const [column, cell] of Object.entries(row.cells)) json[column] = valueOf(cell);
-			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
-		}),
+	return figuresByIdentity(
+		readTab(sheet.tabs[0]).rows.map((row) =>
+			Object.fromEntries(
+				Object.entries(row.cells).map(([column, cell]) => [column, valueOf(cell)]),
+			),
+		),
 	);
 }
 
@@ -178,21 +132,27 @@ async function inner(): Promise<number> {
 			rerunSafe: rerunSafeFlow(creatives),
 		};
 		const session = await stageSession(setUp, { NODE_EXTRA_CA_CERTS: keys.caFile });
-		await importCredentials(session, work, sandbox, keys.account);
+		await session.importCredentials(
+			[
+				{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) },
+				{
+					...GOOGLE_CREDENTIAL,
+					type: 'googleApi',
+					data: {
+						email: keys.account.email,
+						privateKey: keys.account.privateKeyPem,
+						impersonate: false,
+						httpNode: false,
+					},
+				},
+			],
+			'sheets-credentials.json',
+		);
 		await session.importExamples(Object.values(flows).map((f) => f.example));
 		server = await session.startServer();
 		await server.rest.signIn();
 
-		const run = async (flow: SheetFlow): Promise<RunData> => {
-			const t = Date.now();
-			const result = await runManually(runtime, server!.rest, flow.example, flow.trigger);
-			const error = result.data.resultData.error;
-			console.log(
-				`  ${flow.example.workflow.name}: ${result.status ?? '?'} in ${seconds(Date.now() - t)}${error ? ` (${error.message ?? ''}${error.description ? `: ${error.description}` : ''})` : ''}`,
-			);
-			assert.equal(result.status, 'success', `${flow.example.file} ended ${result.status}`);
-			return result;
-		};
+		const run = (flow: SheetFlow) => runToSuccess(runtime, server!.rest, flow);
 		const statsName = flows.main.example.workflow.nodes.find((n) =>
 			n.type.endsWith('.adCabinetStats'),
 		)!.name;
@@ -202,7 +162,7 @@ async function inner(): Promise<number> {
 		// 1. The first run.
 		console.log(`\n▶ Run 1 (${format}): the sheet is empty`);
 		const items1 = sent(await run(flows.main));
-		let api = apiRows(sandbox);
+		let api = apiRowsNow(sandbox);
 		const table1 = readTab(tab);
 		const keys1 = byKey(table1);
 		console.log(
@@ -247,7 +207,7 @@ async function inner(): Promise<number> {
 		];
 		for (const [day, campaign] of targets)
 			sandbox.data.forceRestatement({ day: dayOf(day), campaign_id: campaign });
-		const api3 = apiRows(sandbox);
+		const api3 = apiRowsNow(sandbox);
 		const restated = changedKeys(api, api3);
 		api = api3;
 		const held3 = sheetRows(sheets[format]);

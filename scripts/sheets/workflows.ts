@@ -4,12 +4,10 @@
  * spreadsheet of the Google stand-in; and a probe that writes texts a sheet may convert through the
  * example's own Google Sheets node.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { InputOption } from './cells';
 import {
-	EXAMPLES_DIR,
 	exampleId,
+	readWorkflow,
 	type Example,
 	type WorkflowJson,
 	type WorkflowNode,
@@ -33,9 +31,7 @@ export interface SheetFlow {
 }
 
 export function readExample(): WorkflowJson {
-	return JSON.parse(
-		readFileSync(join(EXAMPLES_DIR, 'sync', SHEET_EXAMPLE), 'utf8'),
-	) as WorkflowJson;
+	return readWorkflow(`sync/${SHEET_EXAMPLE}`);
 }
 
 export function sheetsNodeOf(workflow: WorkflowJson): WorkflowNode {

@@ -2,11 +2,7 @@
  * What the sync stage compares: the rows the API answers now against the rows a store holds, by
  * identity (period and campaign), with the figures of each.
  */
-import type { IDataObject } from 'n8n-workflow';
-import { numericRow } from '../../nodes/shared/stats/rows';
-import type { Sandbox } from '../../sandbox';
-import type { Row } from '../lib/statsRows';
-import { figuresOf, identityOf, type HeldRow } from '../lib/rowFigures';
+import type { HeldRow } from '../lib/rowFigures';
 import type { StoreName } from './stores';
 
 export const STORE_LABEL: Record<StoreName, string> = {
@@ -29,17 +25,6 @@ export interface Figures {
 	writtenBeforeKill?: number;
 	heldAfterNextRun?: number;
 	equalAfterNextRun?: number;
-}
-
-/** Rows as the API answers the sync workflows' query now: identity → figures. */
-export function apiRows(sandbox: Sandbox, body: Row): Map<string, string> {
-	const rows = sandbox.data.statsRows(body) as IDataObject[];
-	return new Map(
-		rows.map((row) => {
-			const json = numericRow({ ...row });
-			return [identityOf(Date.parse(String(json.period_date)), json.campaign_id), figuresOf(json)];
-		}),
-	);
 }
 
 interface Comparison {

@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { credentialsFor } from '../../harness/sandbox';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
-import { activateWorkflow, TriggeredRuns, type ExecutionSummary } from '../lib/executions';
+import { activateWorkflow, sleep, TriggeredRuns, type ExecutionSummary } from '../lib/executions';
 import { repoPackageJson } from '../lib/installPackage';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
@@ -54,9 +54,8 @@ import {
 	stageSession,
 } from '../lib/stage';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
-import { firstPages, type Row } from '../lib/statsRows';
+import { apiRows, firstPages, type Row } from '../lib/statsRows';
 import {
-	apiRows,
 	changed,
 	compare,
 	dayOf,
@@ -79,7 +78,6 @@ import { recheckTriggerFlow, syncFlow, syncTableCredential, type SyncFlow } from
 
 const flags = new Set(process.argv.slice(2));
 const DAY_MS = 86_400_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<number> {
 	const started = Date.now();

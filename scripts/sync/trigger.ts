@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { IDataObject } from 'n8n-workflow';
 import type { Checks } from '../lib/checks';
-import { listExecutions, readExecution, UNFINISHED } from '../lib/executions';
+import { listExecutions, readExecution, sleep, UNFINISHED } from '../lib/executions';
 import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
 import { itemsOf } from '../lib/workflows';
@@ -13,7 +13,6 @@ import { dayOf } from './compare';
 import { TRIGGER_NAMES } from './workflows';
 
 const DAY_MS = 86_400_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Restatement {
 	day: string;

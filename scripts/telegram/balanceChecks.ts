@@ -8,13 +8,10 @@ import type { AssignmentCollectionValue } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox';
 import { cabinetMoney } from '../../sandbox/data/accounts';
 import type { Checks } from '../lib/checks';
+import { escapeHtml } from '../lib/telegramExpectations';
 import { itemsOf, type RunData } from '../lib/workflows';
 import type { TelegramStandIn } from './telegramStandIn';
 import { nodeNamed, type RecipeFlow } from './workflows';
-
-/** What the Bot API's HTML needs escaped in a name. */
-export const escapeHtml = (text: string): string =>
-	text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c);
 
 interface Balance {
 	cabinet_id: string;

@@ -8,15 +8,10 @@ import { strict as assert } from 'node:assert';
 import type { Sandbox } from '../../sandbox';
 import { setAdStatus } from '../../sandbox/handlers/adStatusControl';
 import type { Checks } from '../lib/checks';
+import { escapeHtml, REASONS } from '../lib/telegramExpectations';
 import { itemsOf, type RunData } from '../lib/workflows';
-import { escapeHtml } from './balanceChecks';
 import type { TelegramStandIn } from './telegramStandIn';
 import type { RecipeFlow } from './workflows';
-
-const REASONS = [
-	{ reason: 'The landing page does not open' },
-	{ reason: 'Claims like "100% <guaranteed> & free" are not allowed' },
-];
 
 export async function declinedChecks(
 	checks: Checks,

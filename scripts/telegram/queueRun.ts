@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
 import { setAdStatus } from '../../sandbox/handlers/adStatusControl';
 import { Checks } from '../lib/checks';
-import { listExecutions, TriggeredRuns } from '../lib/executions';
+import { listExecutions, sleep, TriggeredRuns } from '../lib/executions';
 import { repoPackageJson } from '../lib/installPackage';
 import { packageProblems, readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
@@ -30,8 +30,8 @@ import { queueModeEnv, startQueueMode, workerThatStarted } from '../lib/queueMod
 import { startRedis, type Redis } from '../lib/redis';
 import type { N8nServer, N8nWorker } from '../lib/session';
 import { finishStage, seconds, stageSession, type StageSetup } from '../lib/stage';
+import { escapeHtml, REASONS } from '../lib/telegramExpectations';
 import { makeTestTls } from '../lib/testCa';
-import { escapeHtml } from './balanceChecks';
 import { TelegramStandIn } from './telegramStandIn';
 import {
 	ALERT_CHAT,
@@ -42,16 +42,10 @@ import {
 	TOKEN,
 } from './workflows';
 
-const REASONS = [
-	{ reason: 'The landing page does not open' },
-	{ reason: 'Claims like "100% <guaranteed> & free" are not allowed' },
-];
 /** A poll a minute: a delivery comes within this, with room for a run on the worker. */
 const DELIVERY_MS = 150_000;
 /** Polls after the last delivery in which nothing may be sent again. */
 const QUIET_POLLS = 2;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<number> {
 	const started = Date.now();

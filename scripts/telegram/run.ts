@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { repoPackageJson } from '../lib/installPackage';
-import { runManually } from '../lib/manualRun';
+import { runToSuccess } from '../lib/manualRun';
 import { tail } from '../lib/processes';
 import type { N8nRest } from '../lib/rest';
 import type { N8nServer } from '../lib/session';
@@ -40,13 +40,11 @@ import {
 	finishStage,
 	runOutsideNamespace,
 	runStage,
-	seconds,
 	setUpInside,
 	stageSession,
 	type NamespacedStage,
 } from '../lib/stage';
 import { makeTestTls } from '../lib/testCa';
-import type { RunData } from '../lib/workflows';
 import { balanceChecks } from './balanceChecks';
 import { declinedChecks } from './declinedChecks';
 import { TelegramStandIn } from './telegramStandIn';
@@ -175,16 +173,7 @@ async function inner(): Promise<number> {
 			},
 		);
 
-		const run = async (flow: RecipeFlow): Promise<RunData> => {
-			const t = Date.now();
-			const result = await runManually(runtime, rest, flow.example, flow.trigger);
-			const error = result.data.resultData.error;
-			console.log(
-				`  ${flow.example.workflow.name}: ${result.status ?? '?'} in ${seconds(Date.now() - t)}${error ? ` (${error.message ?? ''}${error.description ? `: ${error.description}` : ''})` : ''}`,
-			);
-			assert.equal(result.status, 'success', `${flow.example.file} ended ${result.status}`);
-			return result;
-		};
+		const run = (flow: RecipeFlow) => runToSuccess(runtime, rest, flow);
 
 		const tableRows = await createSentTable(rest);
 		await balanceChecks(checks, run, flows.balance, sandbox, standIn, tableRows);

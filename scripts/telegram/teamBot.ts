@@ -5,13 +5,11 @@
  * registered.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { apiRequests } from '../../harness/sandbox';
 import type { Checks } from '../lib/checks';
 import { lastToolResults, type ModelServer, type Step } from '../lib/modelServer';
-import { EXAMPLES_DIR, exampleId, type Example, type WorkflowJson } from '../lib/workflows';
+import { exampleId, readWorkflow, type Example } from '../lib/workflows';
 import type { TelegramStandIn } from './telegramStandIn';
 
 const BOT_RECIPE = 'agents/telegram-team-bot.json';
@@ -23,7 +21,7 @@ const MODEL_CREDENTIAL = { id: 'openAiAccount', name: 'OpenAI account' };
 
 /** The recipe as a user edits it: the team chat's ID in place of the placeholder. */
 export function teamBotExample(): Example {
-	const workflow = JSON.parse(readFileSync(join(EXAMPLES_DIR, BOT_RECIPE), 'utf8')) as WorkflowJson;
+	const workflow = readWorkflow(BOT_RECIPE);
 	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.telegramTrigger');
 	const fields = trigger?.parameters.additionalFields as Record<string, unknown> | undefined;
 	if (fields?.chatIds !== CHAT_PLACEHOLDER)

@@ -8,8 +8,8 @@ import type { Sandbox } from '../../sandbox';
 import type { Checks } from '../lib/checks';
 import { parseCsv } from '../lib/csvRows';
 import { firstPages } from '../lib/statsRows';
+import { escapeHtml } from '../lib/telegramExpectations';
 import type { RunData } from '../lib/workflows';
-import { escapeHtml } from './balanceChecks';
 import type { TelegramStandIn } from './telegramStandIn';
 import type { RecipeFlow } from './workflows';
 

@@ -3,17 +3,14 @@
  * examples/reports/ as it is, with the one edit its sticky note asks of a user (the chat ID in
  * place of `YOUR_CHAT_ID`), and every run's data saved so that the checks can read it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { credentialsFor } from '../../harness/sandbox';
 import type { Sandbox } from '../../sandbox';
 import {
 	CREDENTIAL_TYPE,
-	EXAMPLES_DIR,
+	readWorkflow,
 	SANDBOX_CREDENTIAL,
 	exampleId,
 	type Example,
-	type WorkflowJson,
 	type WorkflowNode,
 } from '../lib/workflows';
 
@@ -58,13 +55,9 @@ export interface RecipeFlow {
 	chatId: string;
 }
 
-function readRecipe(file: string): WorkflowJson {
-	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
-}
-
 /** The recipe with its chat ID filled in, as a user imports and edits it. */
 export function recipeFlow(file: string, chatId: string): RecipeFlow {
-	const workflow = readRecipe(file);
+	const workflow = readWorkflow(file);
 	const telegram = workflow.nodes.filter((n) => n.type === TELEGRAM_TYPE);
 	if (!telegram.length) throw new Error(`${file} has no Telegram node`);
 	for (const node of telegram) {

@@ -5,8 +5,6 @@
  * what reached the sandbox for each sheet row: its create requests and the ads it has.
  */
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { apiRequests } from '../../harness/sandbox';
 import type { Sandbox } from '../../sandbox';
 import { readExecution, UNFINISHED } from '../lib/executions';
@@ -14,9 +12,9 @@ import type { N8nRest } from '../lib/rest';
 import type { N8nRuntime } from '../lib/runtime';
 import { seconds } from '../lib/stage';
 import {
-	EXAMPLES_DIR,
 	exampleId,
 	itemsOf,
+	readWorkflow,
 	type Example,
 	type RunData,
 	type WorkflowNode,
@@ -42,9 +40,7 @@ export interface Recipe {
  * the ads of the pairs before it; the Create ad node stays as shipped.
  */
 export function recipe(pair: number): Recipe {
-	const workflow = JSON.parse(
-		readFileSync(join(EXAMPLES_DIR, FILE), 'utf8'),
-	) as Example['workflow'];
+	const workflow = readWorkflow(FILE);
 	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	assert.ok(trigger, `${FILE} starts with a Manual Trigger`);
 	assert.ok(

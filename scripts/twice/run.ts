@@ -29,11 +29,19 @@ import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
-import { freePort, tail } from '../lib/processes';
+import { tail } from '../lib/processes';
 import { queueModeEnv, startQueueMode, workerThatStarted } from '../lib/queueMode';
 import { startRedis, type Redis } from '../lib/redis';
-import { N8nSession, type N8nServer, type N8nWorker } from '../lib/session';
-import { finishStage, runStage, seconds, setUpStage, step, type StageSetup } from '../lib/stage';
+import type { N8nServer, N8nSession, N8nWorker } from '../lib/session';
+import {
+	finishStage,
+	runStage,
+	seconds,
+	setUpStage,
+	stageSession,
+	step,
+	type StageSetup,
+} from '../lib/stage';
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
 import {
 	CREATE_NODE,
@@ -77,14 +85,7 @@ async function modeSession(
 	recipes: Recipe[],
 	extraEnv?: Record<string, string>,
 ): Promise<N8nSession> {
-	const session = new N8nSession({
-		runtime: setUp.runtime,
-		workDir: join(setUp.work, mode),
-		userFolder: setUp.userFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
-		extraEnv,
-	});
+	const session = await stageSession({ ...setUp, work: join(setUp.work, mode) }, extraEnv);
 	await session.importCredentials(
 		[{ ...SANDBOX_CREDENTIAL, type: CREDENTIAL_TYPE, data: credentialsFor(sandbox) }],
 		'twice-credentials.json',
