@@ -20,10 +20,12 @@ import type { SharedRecords } from './records';
 const SLOT_MS = 120_000;
 
 // The slot's length is part of the text, so that claims of one subject with other slots never meet.
+const slotName = (slot: number, slotMs: number) =>
+	`slot ${slot}${slotMs === SLOT_MS ? '' : ` of ${slotMs} ms`}`;
 const claimText = (subject: string, slot: number, slotMs: number) =>
-	`adCabinet claim|${subject}|slot ${slot}${slotMs === SLOT_MS ? '' : ` of ${slotMs} ms`}`;
+	`adCabinet claim|${subject}|${slotName(slot, slotMs)}`;
 const doneText = (subject: string, slot: number, slotMs: number) =>
-	`adCabinet done|${subject}|slot ${slot}${slotMs === SLOT_MS ? '' : ` of ${slotMs} ms`}`;
+	`adCabinet done|${subject}|${slotName(slot, slotMs)}`;
 
 export interface Claim {
 	/** Whether this run made the claim; false: another run holds it. */
