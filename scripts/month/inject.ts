@@ -2,7 +2,9 @@
  * Landing each planned fault (scripts/month/faults.ts) on the running month, and what the month
  * records as it goes: memory at each day's end and the trigger's stored state.
  */
+import { join } from 'node:path';
 import { readLog } from '../lib/logs';
+import { heapAfterGc, inspectorUrl } from '../lib/inspector';
 import { groupMemory } from '../lib/memory';
 import { RestError } from '../lib/rest';
 import { isTriggerPoll, type Executions } from './executions';
@@ -200,6 +202,8 @@ export class Recorder {
 	constructor(
 		private readonly m: Month,
 		private readonly executions: Executions,
+		/** Heap snapshots of every n8n process at the end of these days, written to `dir`. */
+		private readonly snapshots?: { dir: string; days: number[] },
 	) {}
 
 	/** After the last step of a fault. */
@@ -209,11 +213,29 @@ export class Recorder {
 	}
 
 	async endOfDay(day: number): Promise<void> {
-		const read = (name: string, pid: number | undefined) => {
-			(this.memory[name] ??= []).push({ day, rssMb: n8nRss(groupMemory(pid)) });
-		};
-		read(this.m.mainLabel, this.m.server.spawned.child.pid);
-		for (const { label, worker } of this.m.workers) read(label, worker.spawned.child.pid);
+		const processes = [
+			{ label: this.m.mainLabel, pid: this.m.server.spawned.child.pid, log: this.m.server.log },
+			...this.m.workers.map(({ label, worker }) => ({
+				label,
+				pid: worker.spawned.child.pid,
+				log: worker.log,
+			})),
+		];
+		// Resident memory as the day left it first, then the live heap after a full collection.
+		const readings = processes.map(({ label, pid }) => {
+			const reading: MemoryReading = { day, rssMb: n8nRss(groupMemory(pid)) };
+			(this.memory[label] ??= []).push(reading);
+			return reading;
+		});
+		for (const [i, { label, pid, log }] of processes.entries()) {
+			const url = inspectorUrl(log.consoleFile);
+			if (!url) continue;
+			const snapshot = this.snapshots?.days.includes(day)
+				? join(this.snapshots.dir, `${label}-day${day}.heapsnapshot`)
+				: undefined;
+			readings[i].heapMb = await heapAfterGc(url, snapshot);
+			readings[i].rssAfterGcMb = n8nRss(groupMemory(pid));
+		}
 		this.triggerStateBytes.push({ day, bytes: await this.stateBytes() });
 		await this.executions.refresh();
 	}
@@ -229,7 +251,11 @@ export class Recorder {
 
 	memoryLine(): string {
 		return Object.entries(this.memory)
-			.map(([name, list]) => `${name} ${list[list.length - 1]?.rssMb ?? '?'} MB`)
+			.map(([name, list]) => {
+				const last = list[list.length - 1];
+				const heap = last?.heapMb === undefined ? '' : ` (live heap ${last.heapMb} MB)`;
+				return `${name} ${last?.rssMb ?? '?'} MB${heap}`;
+			})
 			.join(', ');
 	}
 }

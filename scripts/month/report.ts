@@ -175,6 +175,10 @@ function countBy<T>(list: T[], key: (item: T) => string): Record<string, number>
 export interface MemoryReading {
 	day: number;
 	rssMb: number;
+	/** The live heap after a full garbage collection, read through the process's inspector. */
+	heapMb?: number;
+	/** Resident memory right after that collection. */
+	rssAfterGcMb?: number;
 }
 
 /** n8n's own process of a group (its task runner is a child with its own RSS). */
@@ -202,14 +206,23 @@ interface ProcessMemory {
 	late: number;
 	from: number;
 	to: number;
+	/** The live heap after a full collection, early and late in the same way (MB). */
+	heapEarly?: number;
+	heapLate?: number;
 }
 
-/** Each process by name, and `growth`: the largest ratio of late to early of them. */
-type MemoryFigures = { growth: number } & { [name: string]: ProcessMemory | number };
+/**
+ * Each process by name, `growth`: the largest ratio of late to early RSS of them, and
+ * `heapGrowth`: the same for the live heap after a full collection, which only a leak makes grow.
+ */
+type MemoryFigures = { growth: number; heapGrowth: number } & {
+	[name: string]: ProcessMemory | number;
+};
 
 export function memoryFigures(readings: Record<string, MemoryReading[]>): MemoryFigures {
 	const out: Record<string, ProcessMemory> = {};
 	let growth = 0;
+	let heapGrowth = 0;
 	for (const [name, list] of Object.entries(readings)) {
 		const whole = list.length > 1 ? list.slice(1) : list;
 		if (!whole.length) continue;
@@ -220,6 +233,13 @@ export function memoryFigures(readings: Record<string, MemoryReading[]>): Memory
 		const to = whole[whole.length - 1].day;
 		out[name] = { early, late, from, to };
 		if (to > from && early > 0) growth = Math.max(growth, late / early);
+		const heaps = whole.map((r) => r.heapMb);
+		if (heaps.every((mb): mb is number => mb !== undefined)) {
+			const heapEarly = median(heaps.slice(0, n));
+			const heapLate = median(heaps.slice(-n));
+			out[name] = { ...out[name], heapEarly, heapLate };
+			if (to > from && heapEarly > 0) heapGrowth = Math.max(heapGrowth, heapLate / heapEarly);
+		}
 	}
-	return { ...out, growth: Number(growth.toFixed(3)) };
+	return { ...out, growth: Number(growth.toFixed(3)), heapGrowth: Number(heapGrowth.toFixed(3)) };
 }

@@ -12,7 +12,8 @@
  * Flags: --days N (1-31; default 31; a shorter month keeps every fault, the refresh token then
  * living N-1 days), --report=<file> (default <tmp>/ad-cabinet-month-report.json), --keep,
  * --verbose (a line per simulated hour), --budget-minutes=M (stop the month after M real minutes
- * and report the hours reached).
+ * and report the hours reached), --heap-snapshots=<dir> (a heap snapshot of each n8n process at the
+ * end of the days --snapshot-days=<d,d> gives, by default day 4 and the third-last day).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,8 @@ const REPORT_FILE = flag('report') ?? join(tmpdir(), 'ad-cabinet-month-report.js
 const STEP_TIMEOUT_MS = 120_000;
 /** Stop stepping after this many real minutes (0: never), and report the hours reached. */
 const BUDGET_MS = Number(flag('budget-minutes') ?? 0) * 60_000;
+const SNAPSHOT_DIR = flag('heap-snapshots');
+const SNAPSHOT_DAYS = (flag('snapshot-days') ?? `4,${DAYS - 3}`).split(',').map(Number);
 
 async function main(): Promise<number> {
 	const started = Date.now();
@@ -86,7 +89,11 @@ async function main(): Promise<number> {
 		const watch = new WriteWatch(m);
 		const balances = new BalanceWatch(m.sandbox);
 		let putLost = false;
-		const recorder = new Recorder(m, executions);
+		const recorder = new Recorder(
+			m,
+			executions,
+			SNAPSHOT_DIR ? { dir: SNAPSHOT_DIR, days: SNAPSHOT_DAYS } : undefined,
+		);
 		const faults: FaultRecord[] = [];
 		const steps = { count: 0, timedOut: [] as string[], nudges: 0, realMs: 0 };
 

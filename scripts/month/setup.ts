@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signInCredentialsFor } from '../../harness/sandbox';
 import { Sandbox } from '../../sandbox';
+import { INSPECT_OPTION } from '../lib/inspector';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { freePort } from '../lib/processes';
@@ -214,6 +215,8 @@ export async function setUpMonth(
 		...queueModeEnv(postgres, redis),
 		...clock.env(),
 		N8N_LOG_LEVEL: 'info',
+		// Each process's live heap is read through its inspector at each day's end (lib/inspector.ts).
+		NODE_OPTIONS: INSPECT_OPTION,
 	});
 	const credentialData = { ...signInCredentialsFor(sandbox) } as Record<string, unknown>;
 	await importCredentials(session, work, credentialData, postgres, sink.url);

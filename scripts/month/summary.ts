@@ -238,6 +238,7 @@ export async function buildReport(input: {
 		writes: written.writes,
 		alerts: { ...written.alerts, balance },
 		memory,
+		memoryReadings: recorder.memory,
 		triggerStateBytes,
 		triggerStateBytesByDay: recorder.triggerStateBytes,
 		goals,

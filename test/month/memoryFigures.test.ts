@@ -44,4 +44,27 @@ describe("the month's memory growth, per process", () => {
 		});
 		expect(figures.growth).toBe(1.2);
 	});
+
+	test('the live heap after a full collection is compared the same way, apart from RSS', () => {
+		const withHeap = (from: number, pairs: Array<[number, number]>) =>
+			pairs.map(([rssMb, heapMb], i) => ({ day: from + i, rssMb, heapMb }));
+		const figures = memoryFigures({
+			worker: withHeap(1, [
+				[300, 150],
+				[370, 168],
+				[380, 170],
+				[375, 166],
+				[450, 171],
+				[470, 169],
+				[460, 172],
+			]),
+		});
+		expect(figures.worker).toMatchObject({ early: 375, late: 460, heapEarly: 168, heapLate: 171 });
+		expect(figures.growth).toBe(1.227);
+		expect(figures.heapGrowth).toBe(1.018);
+	});
+
+	test('without heap readings (no inspector) there is no heap growth', () => {
+		expect(memoryFigures({ worker: days(1, [300, 350, 360, 370]) }).heapGrowth).toBe(0);
+	});
 });
