@@ -7,8 +7,11 @@
  * The inspector speaks over a WebSocket; Node 20 has a client behind `--experimental-websocket`,
  * so each reading runs in a short child process of its own and the scripts need no dependency.
  */
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 /** What the process is started with: an inspector on a free port of 127.0.0.1. */
 export const INSPECT_OPTION = '--inspect=127.0.0.1:0';
@@ -21,45 +24,27 @@ export function inspectorUrl(consoleFile: string): string | undefined {
 	)?.[1];
 }
 
-// Runs in the child: a full collection, the heap's use, and a snapshot when a file is given.
+// Runs in the child. The inspector answers commands in the order they were sent: a full
+// collection, the heap's use, then a snapshot (its chunks come as events) when a file is given.
 const CLIENT = `
 const fs = require('node:fs');
 const [url, file] = process.argv.slice(1);
 const ws = new WebSocket(url);
-let id = 0;
-const pending = new Map();
-const call = (method, params = {}) => new Promise((resolve, reject) => {
-	const i = ++id;
-	pending.set(i, { resolve, reject });
-	ws.send(JSON.stringify({ id: i, method, params }));
-});
 const out = file ? fs.openSync(file, 'w') : undefined;
+const methods = ['HeapProfiler.collectGarbage', 'Runtime.getHeapUsage'];
+if (file) methods.push('HeapProfiler.takeHeapSnapshot');
+let usage;
+ws.onopen = () => methods.forEach((method, i) => ws.send(JSON.stringify({ id: i + 1, method, params: {} })));
+ws.onerror = () => process.exit(2);
 ws.onmessage = (event) => {
 	const m = JSON.parse(event.data);
-	const p = m.id && pending.get(m.id);
-	if (p) {
-		pending.delete(m.id);
-		if (m.error) p.reject(new Error(m.error.message));
-		else p.resolve(m.result);
-	} else if (m.method === 'HeapProfiler.addHeapSnapshotChunk' && out !== undefined) {
-		fs.writeSync(out, m.params.chunk);
-	}
-};
-ws.onerror = () => { console.error('no inspector answers at ' + url); process.exit(2); };
-ws.onopen = async () => {
-	try {
-		await call('HeapProfiler.collectGarbage');
-		const usage = await call('Runtime.getHeapUsage');
-		if (out !== undefined) {
-			await call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-			fs.closeSync(out);
-		}
-		process.stdout.write(JSON.stringify(usage));
-		process.exit(0);
-	} catch (error) {
-		console.error(error.message);
-		process.exit(1);
-	}
+	if (m.method === 'HeapProfiler.addHeapSnapshotChunk') return fs.writeSync(out, m.params.chunk);
+	if (m.error) process.exit(1);
+	if (m.id === 2) usage = m.result;
+	if (m.id !== methods.length) return;
+	if (out !== undefined) fs.closeSync(out);
+	process.stdout.write(JSON.stringify(usage));
+	process.exit(0);
 };
 `;
 
@@ -72,24 +57,16 @@ export async function heapAfterGc(
 	snapshotFile?: string,
 	timeoutMs = snapshotFile ? 300_000 : 60_000,
 ): Promise<number | undefined> {
-	const args = [
-		'--experimental-websocket',
-		'-e',
-		CLIENT,
-		url,
-		...(snapshotFile ? [snapshotFile] : []),
-	];
-	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-	let out = '';
-	child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-	const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-	clearTimeout(timer);
-	if (code !== 0) return undefined;
+	// An empty file name: no snapshot.
+	const args = ['--experimental-websocket', '-e', CLIENT, url, snapshotFile ?? ''];
 	try {
-		const { usedSize } = JSON.parse(out) as { usedSize: number };
-		return Math.round(usedSize / 1024 / 1024);
+		const { stdout } = await run(process.execPath, args, {
+			timeout: timeoutMs,
+			killSignal: 'SIGKILL',
+		});
+		return Math.round((JSON.parse(stdout) as { usedSize: number }).usedSize / 1024 / 1024);
 	} catch {
+		// No inspector, no answer in time, or an answer that is not the heap's use.
 		return undefined;
 	}
 }

@@ -214,27 +214,21 @@ export class Recorder {
 
 	async endOfDay(day: number): Promise<void> {
 		const processes = [
-			{ label: this.m.mainLabel, pid: this.m.server.spawned.child.pid, log: this.m.server.log },
-			...this.m.workers.map(({ label, worker }) => ({
-				label,
-				pid: worker.spawned.child.pid,
-				log: worker.log,
-			})),
+			{ label: this.m.mainLabel, n8n: this.m.server },
+			...this.m.workers.map(({ label, worker }) => ({ label, n8n: worker })),
 		];
-		// Resident memory as the day left it first, then the live heap after a full collection.
-		const readings = processes.map(({ label, pid }) => {
+		for (const { label, n8n } of processes) {
+			// Resident memory as the day left it first, then the live heap after a full collection.
+			const pid = n8n.spawned.child.pid;
 			const reading: MemoryReading = { day, rssMb: n8nRss(groupMemory(pid)) };
 			(this.memory[label] ??= []).push(reading);
-			return reading;
-		});
-		for (const [i, { label, pid, log }] of processes.entries()) {
-			const url = inspectorUrl(log.consoleFile);
+			const url = inspectorUrl(n8n.log.consoleFile);
 			if (!url) continue;
 			const snapshot = this.snapshots?.days.includes(day)
 				? join(this.snapshots.dir, `${label}-day${day}.heapsnapshot`)
 				: undefined;
-			readings[i].heapMb = await heapAfterGc(url, snapshot);
-			readings[i].rssAfterGcMb = n8nRss(groupMemory(pid));
+			reading.heapMb = await heapAfterGc(url, snapshot);
+			reading.rssAfterGcMb = n8nRss(groupMemory(pid));
 		}
 		this.triggerStateBytes.push({ day, bytes: await this.stateBytes() });
 		await this.executions.refresh();

@@ -44,7 +44,9 @@ const STEP_TIMEOUT_MS = 120_000;
 /** Stop stepping after this many real minutes (0: never), and report the hours reached. */
 const BUDGET_MS = Number(flag('budget-minutes') ?? 0) * 60_000;
 const SNAPSHOT_DIR = flag('heap-snapshots');
-const SNAPSHOT_DAYS = (flag('snapshot-days') ?? `4,${DAYS - 3}`).split(',').map(Number);
+const SNAPSHOTS = SNAPSHOT_DIR
+	? { dir: SNAPSHOT_DIR, days: (flag('snapshot-days') ?? `4,${DAYS - 3}`).split(',').map(Number) }
+	: undefined;
 
 async function main(): Promise<number> {
 	const started = Date.now();
@@ -89,11 +91,7 @@ async function main(): Promise<number> {
 		const watch = new WriteWatch(m);
 		const balances = new BalanceWatch(m.sandbox);
 		let putLost = false;
-		const recorder = new Recorder(
-			m,
-			executions,
-			SNAPSHOT_DIR ? { dir: SNAPSHOT_DIR, days: SNAPSHOT_DAYS } : undefined,
-		);
+		const recorder = new Recorder(m, executions, SNAPSHOTS);
 		const faults: FaultRecord[] = [];
 		const steps = { count: 0, timedOut: [] as string[], nudges: 0, realMs: 0 };
 
