@@ -149,6 +149,18 @@ function createStartsApart(
 	return a === undefined || b === undefined || Number.isNaN(a - b) ? undefined : Math.abs(a - b);
 }
 
+/** The workers' debug lines of the node's claims made again, for these two executions. */
+function claimedAgain(workers: N8nWorker[], ids: [string, string]): string {
+	const ours = new Set(ids.map(String));
+	const lines = workers
+		.flatMap((w) => readLog(w.log.logFile))
+		.filter((e) => ours.has(String(e.metadata?.executionId)))
+		.map((e) => e.message);
+	const count = (start: string) =>
+		lines.filter((m) => m.startsWith(`Ad Cabinet: the claim to create an ad ${start}`)).length;
+	return `${count('failed once')} after a failed write (another run's first write of the record row), ${count('was dropped')} found dropped by the other run's write`;
+}
+
 const closing = (mode: Mode, outcome: PairOutcome | undefined, where: string) =>
 	outcome
 		? `${MODE_LABEL[mode]}: create requests per row ${outcome.createsPerRow.join(', ')}; ads per row ${outcome.adsPerRow.join(', ')}; ${where}.`
@@ -224,6 +236,7 @@ async function queueMode(setUp: StageSetup, checks: Checks, started: number): Pr
 					console.log(
 						`  the two Create ad nodes started ${seconds(apart)} apart (the workers' logs)`,
 					);
+				console.log(`  claims made again: ${claimedAgain(workers, ran.ids)}`);
 				return { pair: ran, on: ranOn, names: workerNames };
 			});
 			outcome = pair;

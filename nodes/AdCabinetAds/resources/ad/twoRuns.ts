@@ -25,6 +25,17 @@ const HOLD_MAX_MS = 5 * 60_000;
  */
 export const APPEAR_WAITS_MS = [3_000, 6_000, 12_000, 12_000];
 
+/**
+ * How long a create's claim settles before it is trusted (see claims.ts). Two claims of the same
+ * moment overlap when each run reads the record row before the other writes it; each call is a read
+ * and a write of a few milliseconds, so after a second every overlapping write has landed, with room
+ * for a worker busy with other executions. A second more per ad made, so that the run whose claim
+ * was dropped stands back before its create rather than finding the twin after it. An update's
+ * claim takes none: two changes of one ad at once end at one of the asked values anyway, and the
+ * CPM rule changes many ads an hour.
+ */
+const CREATE_SETTLE_MS = 1_000;
+
 /** How long an update waits for another run's change of the same ad to end. */
 const UPDATE_WAIT_MS = 20_000;
 const UPDATE_LOOK_MS = 500;
@@ -69,7 +80,19 @@ export async function claimCreate(
 	const records = recordsOrNone(fx);
 	if (!records) return undefined;
 	try {
-		return await claim(records, `create|${identity}`);
+		const log = (what: string) =>
+			fx.logger.debug(`Ad Cabinet: ${what}`, { executionId: fx.getExecutionId() });
+		return await claim(records, `create|${identity}`, Date.now(), undefined, {
+			settleMs: CREATE_SETTLE_MS,
+			onDropped: (attempt) =>
+				log(
+					`the claim to create an ad was dropped by another run's write of the same moment (attempt ${attempt}); claiming again`,
+				),
+			onAgain: (error) =>
+				log(
+					`the claim to create an ad failed once (${error instanceof Error ? error.message : String(error)}); claiming again`,
+				),
+		});
 	} catch {
 		// The records did not answer: the hold and the twin check after the create still apply.
 		return undefined;

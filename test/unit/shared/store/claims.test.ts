@@ -111,4 +111,72 @@ describe('a claim in the shared records', () => {
 		// Exactly one of them was written over by the other.
 		expect(mine.filter((kept) => !kept)).toHaveLength(1);
 	});
+
+	test('with a settling time, of two claims whose writes overlap exactly one is made: the run whose write was dropped stands back before writing', async () => {
+		const records = overlappingRecords();
+		records.overlapNext();
+		const [a, b] = await Promise.all([
+			claim(records, 'create|ad', T0, undefined, { settleMs: 20 }),
+			claim(records, 'create|ad', T0, undefined, { settleMs: 20 }),
+		]);
+		expect([a.made, b.made].sort()).toEqual([false, true]);
+		const winner = a.made ? a : b;
+		expect(await winner.stillMine()).toBe(true);
+		// The run that stood back left no text of its own: the winner's done frees the subject.
+		await winner.done();
+		expect((await claim(records, 'create|ad', T0 + 1_000)).made).toBe(true);
+	});
+
+	test('with a settling time, a claim dropped by a write about another subject is made again', async () => {
+		const records = memoryRecords();
+		const dropped: number[] = [];
+		const pending = claim(records, 'create|ad', T0, undefined, {
+			settleMs: 40,
+			onDropped: (attempt) => dropped.push(attempt),
+		});
+		await new Promise((resolve) => setTimeout(resolve, 10));
+		// Another subject's claim read the row before this one wrote it, and wrote it back after.
+		const other = 'adCabinet claim|create|other|slot 1';
+		records.texts.clear();
+		records.texts.add(other);
+		const made = await pending;
+		expect(made.made).toBe(true);
+		expect(dropped).toEqual([1]);
+		expect(await made.stillMine()).toBe(true);
+		expect(records.texts.has(other)).toBe(true);
+		expect((await claim(records, 'create|ad', T0 + 1_000)).made).toBe(false);
+	});
+
+	test("a claim whose first write of a new row lost to another run's (the row's unique key) is tried again and finds that run's claim", async () => {
+		const records = memoryRecords();
+		let calls = 0;
+		const racing: typeof records = {
+			...records,
+			async testAndRecord(items) {
+				calls++;
+				if (calls === 1) {
+					// The other run's INSERT of the row came first, with its claim.
+					await claim(records, 'create|ad', T0);
+					throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+				}
+				return await records.testAndRecord(items);
+			},
+		};
+		const again: unknown[] = [];
+		const second = await claim(racing, 'create|ad', T0, undefined, {
+			settleMs: 10,
+			onAgain: (error) => again.push(error),
+		});
+		expect(second.made).toBe(false);
+		expect(again).toHaveLength(1);
+		expect(calls).toBe(2);
+	});
+
+	test('a claim whose records fail twice in a row fails: the caller knows the records did not answer', async () => {
+		const failing = memoryRecords();
+		failing.testAndRecord = async () => {
+			throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+		};
+		await expect(claim(failing, 'create|ad', T0)).rejects.toThrow('ECONNREFUSED');
+	});
 });
