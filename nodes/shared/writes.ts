@@ -330,6 +330,8 @@ interface WriteTurn {
 	wait(): Promise<void>;
 	/** Marks this item's write as ended, so the item after it may go. */
 	done(ok: boolean): void;
+	/** Whether no item after this one has taken a turn: its write is the execution's last. */
+	isLast(): boolean;
 }
 
 /**
@@ -358,5 +360,6 @@ export function writeTurn(fx: IExecuteSingleFunctions): WriteTurn {
 				);
 		},
 		done: (ok) => mine.resolve(earlierOk && ok),
+		isLast: () => turns.get('last') === mine.promise,
 	};
 }

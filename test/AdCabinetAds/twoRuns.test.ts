@@ -68,10 +68,10 @@ describe('Ad Cabinet Ads → two executions at once', () => {
 		for (const run of [a, b]) {
 			const message = String(run.items[0].json.error);
 			expect(message).toMatch(
-				/^Ad made twice: this run \(execution [^)]*\) created ad \d+, and another execution/,
+				/^Ad made twice: this run \(execution [^)]*\) created ad \d+, and another run \(of this workflow or another one\) created ad \d+/,
 			);
 			for (const id of ids) expect(message).toContain(id);
-			expect(message).toContain('This run creates nothing more');
+			expect(message).toContain('Do not run this row again until one is deleted');
 		}
 	});
 

@@ -14,6 +14,7 @@ import {
 	secretsOf,
 	type CredentialView,
 } from '../auth';
+import { itemOutcome, writeEnded } from '../endOfWrites';
 import { guardItem } from '../perItem';
 import { platformNames, type PlatformNames } from '../platform';
 import { checkResolvedBaseUrl } from './baseUrl';
@@ -151,14 +152,18 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 		return await guardItem(this, itemIndex, async () => {
 			if (!turn) return await work();
 			let ok = false;
+			let items: INodeExecutionData[];
 			try {
 				await turn.wait();
-				const items = await work();
+				items = await work();
 				ok = true;
-				return items;
 			} finally {
 				turn.done(ok);
+				await writeEnded(this, turn.isLast());
 			}
+			// Outside the turn: what the item waits for runs after the execution's last write.
+			await itemOutcome(this);
+			return items;
 		});
 	}
 	return { send: { paginate: true }, operations: { pagination: run } };

@@ -1,13 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
-import {
-	DayRecordBusy,
-	DayRecordDamaged,
-	openDay,
-	readDayStart,
-} from '../../../shared/store/dayStart';
+import { realClock } from '../../../shared/store/clock';
+import { boundByDay, DayRecordDamaged, type DayRefusal } from '../../../shared/store/dayStart';
 import { sharedRecordsOf } from '../../../shared/store/records';
+import { tidyOf } from './twoRuns';
 import { labelOf } from './fields/adFields';
 
 /** The values Max Change % per Day bounds: what an ad spends, not its total budget. */
@@ -58,50 +55,54 @@ export async function checkDayBound(
 	} catch (error) {
 		throw refusedFor(fx, (error as Error).message);
 	}
-	const toOpen: string[] = [];
+	const options = { clock: realClock, tidy: tidyOf(fx) };
 	const now = Date.now();
-	for (const field of changing) {
-		const asked = body[field] as number;
-		const current = detail[field] as number;
-		let start;
-		try {
-			start = await readDayStart(records, adId, field, now);
-		} catch (error) {
-			if (error instanceof DayRecordBusy)
-				throw refusedFor(
-					fx,
-					'another run was reading the same ad at the same moment each time; try again in a few seconds',
-				);
-			if (error instanceof DayRecordDamaged)
-				throw refusedFor(
+	const failed = (error: unknown) =>
+		error instanceof DayRecordDamaged
+			? refusedFor(
 					fx,
 					"this ad's day record was cut short by two runs writing at the same moment; it ends within 25 hours of its start",
-				);
-			throw refusedFor(fx, "n8n's database did not answer", error);
+				)
+			: refusedFor(fx, "n8n's database did not answer", error);
+	for (const field of changing) {
+		const asked = body[field] as number;
+		let refused: DayRefusal | undefined;
+		try {
+			refused = await boundByDay(
+				records,
+				{ adId, field, asked, current: detail[field] as number, percent },
+				now,
+				{ ...options, dryRun },
+			);
+		} catch (error) {
+			throw failed(error);
 		}
-		const from = start?.value ?? current;
-		if (!start) toOpen.push(field);
-		const moved = from === 0 ? 0 : (Math.abs(asked - from) / Math.abs(from)) * 100;
-		if (moved <= percent + 1e-9) continue;
-		const label = String(labelOf(field) ?? field);
-		const low = rounded(from * (1 - percent / 100));
-		const high = rounded(from * (1 + percent / 100));
-		const since = start
-			? `the value the ad had at the start of its day, before its first change; the day ends ${utc(start.endsAt)}`
-			: "the ad's current value (no change in the last 24 hours)";
-		throw invalidInput(
-			fx.getNode(),
-			label,
-			`may move at most ${percent}% a day (Max Change % per Day under Options) from ${from}, ${since}; ${asked} is ${rounded(moved)}% from ${from}. Allowed now: ${low} to ${high}`,
-			fx.getItemIndex(),
-			asked,
-			`${NOTHING_WRITTEN} Ask for a value within that range, or after the day ends; repeating is safe.`,
-		);
+		if (refused) throw refusedByDay(fx, field, asked, percent, refused);
 	}
-	if (dryRun) return;
-	try {
-		for (const field of toOpen) await openDay(records, adId, field, detail[field] as number, now);
-	} catch (error) {
-		throw refusedFor(fx, "n8n's database did not answer", error);
-	}
+}
+
+function refusedByDay(
+	fx: IExecuteSingleFunctions,
+	field: string,
+	asked: number,
+	percent: number,
+	refused: DayRefusal,
+): NodeOperationError {
+	const { from, day } = refused;
+	const label = String(labelOf(field) ?? field);
+	const since = day
+		? `the value the ad had at the start of its day, before its first change; the day ends ${utc(day.endsAt)}`
+		: "the ad's current value (no change in the last 24 hours)";
+	const low = rounded(refused.low);
+	const high = rounded(refused.high);
+	const allowed =
+		low <= high ? `Allowed now: ${low} to ${high}` : 'No value is allowed until the day ends';
+	return invalidInput(
+		fx.getNode(),
+		label,
+		`may move at most ${percent}% a day (Max Change % per Day under Options) from ${from}, ${since}; ${asked} is ${rounded(refused.moved)}% from ${from}. ${allowed}`,
+		fx.getItemIndex(),
+		asked,
+		`${NOTHING_WRITTEN} Ask for a value within that range, or after the day ends; repeating is safe.`,
+	);
 }

@@ -4,10 +4,10 @@ import type {
 	IExecuteSingleFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 import { readAdList } from '../../../shared/adList';
 import { PAGE_BOUND_SLACK } from '../../../shared/constants';
 import type { PlatformNames } from '../../../shared/platform';
+import { realClock } from '../../../shared/store/clock';
 import { apiRequest } from '../../../shared/transport/request';
 import {
 	changesOf,
@@ -23,16 +23,9 @@ import { labelOf } from './fields/adFields';
 import { readAdRecently } from './recentReads';
 import { identityOf, readableText, readableUrl } from './sameAd';
 import { checkDayBound } from './dayBound';
-import {
-	APPEAR_WAITS_MS,
-	claimCreate,
-	holdCreate,
-	holdUpdate,
-	madeTwice,
-	otherRunPending,
-	type Guarded,
-} from './twoRuns';
-import type { Claim } from '../../../shared/store/claims';
+import { guardCreate, type CreateDecision, type CreatePorts } from './createGuard';
+import { lookForTwinAfterLastWrite } from './twinLook';
+import { holdCreate, holdUpdate, otherRunPending, recordsOrNone, tidyOf } from './twoRuns';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -159,27 +152,14 @@ async function identicalAds(
 	return found;
 }
 
-/** Waits for the ad another run is creating at this moment to appear in the list. */
-async function appearedAd(
-	fx: IExecuteSingleFunctions,
-	names: PlatformNames,
-	body: IDataObject,
-): Promise<IDataObject | undefined> {
-	for (const wait of APPEAR_WAITS_MS) {
-		await sleep(wait);
-		const [ad] = await identicalAds(fx, names, body, { fresh: true, first: true });
-		if (ad) return ad;
-	}
-	return undefined;
-}
-
 /** What an earlier item of this run with the same ad settled on: the ad made or found, or undefined. */
 type Earlier = IDataObject | undefined;
 
 /**
- * Ad → Create's guard: the money bounds, then (Skip Identical) an identical ad already there, made by
- * an earlier item of this run, or made at this moment by another run, then (Dry Run) the request
- * instead of sending it. After a create, a twin made by another run at the same moment fails the item.
+ * Ad → Create's guard: the money bounds, then (Skip Identical) an identical ad made by an earlier
+ * item of this run, already in the list, or made at this moment by another run (createGuard.ts),
+ * then (Dry Run) the request instead of sending it. After the node's last write, a twin made by
+ * another run at the same moment fails the item that made the second ad.
  */
 export async function guardAdCreate(
 	this: IExecuteSingleFunctions,
@@ -199,96 +179,75 @@ export async function guardAdCreate(
 	// Registered before any wait, so the next identical item of this run waits for this one.
 	rows.set(key, mine.promise);
 	const skippedAs = (existing: IDataObject) => {
+		mine.resolve(existing);
 		const skipped = { skipped: true, reason: 'identical ad exists', ad_id: existing.ad_id };
 		return { output: settings.dryRun ? { ...dry(), ...skipped } : { ...existing, ...skipped } };
 	};
-	let held: Guarded | undefined;
-	let claimed: Claim | undefined;
-	let proceeding = false;
+	let decision: CreateDecision | undefined;
 	try {
 		const before = earlier ? await earlier : undefined;
-		if (!before && !settings.dryRun) {
-			// Another execution of this process creating the same ad goes first; then the list is read anew.
-			held = await holdCreate(this, key);
-			if (held.waited)
-				for (const filter of titleFilters(text(body.title)))
-					perExecution(this, 'adsByTitle').delete(filter);
-		}
-		const existing = before ?? (await identicalAds(this, names, body, { first: true }))[0];
-		if (existing) {
-			mine.resolve(existing);
-			await held?.release();
-			return skippedAs(existing);
-		}
+		if (before) return skippedAs(before);
 		if (settings.dryRun) {
+			const there = (await identicalAds(this, names, body, { first: true }))[0];
+			if (there) return skippedAs(there);
 			// A real run would create it here, so an identical item after this one would be skipped.
 			mine.resolve({ ad_id: null });
 			return { output: dry() };
 		}
-		claimed = await claimCreate(this, key);
-		if (claimed?.made && claimed.recentlyDone) {
-			// A run made this ad within the last minutes: the list is read again (it may be there now,
-			// or have been deleted since, and then it is made again).
-			const [there] = await identicalAds(this, names, body, { fresh: true, first: true });
-			if (there) {
-				await claimed.release();
-				mine.resolve(there);
-				await held?.release();
-				return skippedAs(there);
-			}
-		}
-		if (claimed && !claimed.made) {
-			// Another process is creating the same ad at this moment: its ad is this row's ad.
-			const appeared = await appearedAd(this, names, body);
-			mine.resolve(appeared);
-			await held?.release();
-			if (appeared) return skippedAs(appeared);
-			throw otherRunPending(this, text(body.title));
-		}
-		proceeding = true;
+		decision = await guardCreate(createPorts(this, names, body, key), key);
 	} finally {
-		// Failed (a read, or another run's ad that did not appear): the next identical item checks
-		// for itself, and the hold goes. Resolving twice does nothing, so a decided item keeps its ad.
-		if (!proceeding) {
-			mine.resolve(undefined);
-			await held?.release();
-		}
+		// Failed: the next identical item of this run checks for itself (a decided item keeps its ad).
+		if (!decision) mine.resolve(undefined);
+	}
+	if ('skip' in decision) return skippedAs(decision.skip);
+	if ('pending' in decision) {
+		mine.resolve(undefined);
+		throw otherRunPending(this, text(body.title));
 	}
 	return {
 		settle: async (items?: INodeExecutionData[]) => {
-			try {
-				const made = items?.[0]?.json;
-				if (!made) {
-					// Not created: the claim goes, so that a run after the fix is not held back.
-					mine.resolve(undefined);
-					await claimed?.release().catch(() => undefined);
-					return;
-				}
-				if (made.ad_id === undefined) {
-					// Created without an answer naming the ad: the next identical item reads the list again.
-					for (const filter of titleFilters(text(body.title)))
-						perExecution(this, 'adsByTitle').delete(filter);
-					mine.resolve(undefined);
-					await claimed?.done().catch(() => undefined);
-					return;
-				}
-				mine.resolve(made);
-				// Without a claim (the records did not answer), or with one another run's write dropped
-				// (it may have claimed at the same moment, see claims.ts), the list tells of a twin.
-				const alone = claimed ? await claimed.stillMine().catch(() => false) : false;
-				await claimed?.done().catch(() => undefined);
-				if (alone) return;
-				const twins = await identicalAds(this, names, body, { fresh: true, skip: made.ad_id });
-				if (twins.length > 0)
-					throw madeTwice(
-						this,
-						made.ad_id,
-						twins.map((ad) => ad.ad_id),
-					);
-			} finally {
-				await held?.release();
+			const made = items?.[0]?.json;
+			await decision.settle(made !== undefined);
+			if (!made) {
+				// Not created: the next identical item checks for itself.
+				mine.resolve(undefined);
+				return;
 			}
+			if (made.ad_id === undefined) {
+				// Created without an answer naming the ad: the next identical item reads the list again.
+				for (const filter of titleFilters(text(body.title)))
+					perExecution(this, 'adsByTitle').delete(filter);
+				mine.resolve(undefined);
+				return;
+			}
+			mine.resolve(made);
+			lookForTwinAfterLastWrite(
+				this,
+				{ adId: made.ad_id, body },
+				{
+					detail: async (adId) => await adDetail(this, names, adId),
+					titleFilters,
+				},
+			);
 		},
+	};
+}
+
+/** The guard's ports in a running node: n8n's records, this process's hold, the ad list. */
+function createPorts(
+	fx: IExecuteSingleFunctions,
+	names: PlatformNames,
+	body: IDataObject,
+	key: string,
+): CreatePorts {
+	return {
+		records: recordsOrNone(fx),
+		clock: realClock,
+		tidy: tidyOf(fx),
+		hold: async () => await holdCreate(fx, key),
+		findIdentical: async (fresh) =>
+			(await identicalAds(fx, names, body, { fresh, first: true }))[0],
+		log: (what) => fx.logger.debug(`Ad Cabinet: ${what}`, { executionId: fx.getExecutionId() }),
 	};
 }
 

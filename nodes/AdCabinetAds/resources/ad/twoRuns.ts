@@ -1,5 +1,10 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { realClock, type Clock } from '../../../shared/store/clock';
+import { Tidy } from '../../../shared/store/records';
+import { atEndOfWrites } from '../../../shared/endOfWrites';
+import { perExecution } from '../../../shared/writes';
+import { APPEAR_WAITS_MS } from './createGuard';
 import { credentialViewOf } from '../../../shared/auth';
 import { claim, type Claim } from '../../../shared/store/claims';
 import { takeHold } from '../../../shared/store/holds';
@@ -17,24 +22,6 @@ import { paceKey } from '../../../shared/transport/pacing';
 
 /** A hold covers one item's reads and write, and never lasts longer than this. */
 const HOLD_MAX_MS = 5 * 60_000;
-
-/**
- * When a run that stood back looks for the other run's ad in the list: a create takes a few seconds,
- * so the first look comes after 3 s, and 4 looks in 33 s spend little of the list's 10 requests a
- * minute, which the other run's own reads also draw on.
- */
-export const APPEAR_WAITS_MS = [3_000, 6_000, 12_000, 12_000];
-
-/**
- * How long a create's claim settles before it is trusted (see claims.ts). Two claims of the same
- * moment overlap when each run reads the record row before the other writes it; each call is a read
- * and a write of a few milliseconds, so after a second every overlapping write has landed, with room
- * for a worker busy with other executions. A second more per ad made, so that the run whose claim
- * was dropped stands back before its create rather than finding the twin after it. An update's
- * claim takes none: two changes of one ad at once end at one of the asked values anyway, and the
- * CPM rule changes many ads an hour.
- */
-const CREATE_SETTLE_MS = 1_000;
 
 /** How long an update waits for another run's change of the same ad to end. */
 const UPDATE_WAIT_MS = 20_000;
@@ -57,8 +44,25 @@ async function holderOf(fx: IExecuteSingleFunctions): Promise<string> {
 	return paceKey(fx.getNode(), await credentialViewOf(fx), '');
 }
 
+/**
+ * This execution's checks that what its guards took out of the records stays out (records.ts). The
+ * node's last write waits for them, and for the claims let go after them, so that nothing of the
+ * execution is left running when it ends.
+ */
+export function tidyOf(fx: IExecuteSingleFunctions): Tidy {
+	const table = perExecution<Tidy>(fx, 'tidy');
+	let tidy = table.get('tidy');
+	if (!tidy) {
+		tidy = new Tidy(realClock);
+		table.set('tidy', tidy);
+	}
+	const mine = tidy;
+	atEndOfWrites(fx, 'tidy', async () => await mine.settled());
+	return mine;
+}
+
 /** The shared records, or undefined where n8n gives the node none (the hold still works). */
-function recordsOrNone(fx: IExecuteSingleFunctions): SharedRecords | undefined {
+export function recordsOrNone(fx: IExecuteSingleFunctions): SharedRecords | undefined {
 	try {
 		return sharedRecordsOf(fx);
 	} catch {
@@ -72,30 +76,23 @@ export async function holdCreate(fx: IExecuteSingleFunctions, identity: string):
 	return { waited: hold.waitedMs > 0, release: async () => hold.release() };
 }
 
-/** The claim, across every n8n process, to create an ad of this identity now. */
-export async function claimCreate(
-	fx: IExecuteSingleFunctions,
-	identity: string,
-): Promise<Claim | undefined> {
-	const records = recordsOrNone(fx);
-	if (!records) return undefined;
-	try {
-		const log = (what: string) =>
-			fx.logger.debug(`Ad Cabinet: ${what}`, { executionId: fx.getExecutionId() });
-		return await claim(records, `create|${identity}`, Date.now(), undefined, {
-			settleMs: CREATE_SETTLE_MS,
-			onDropped: (attempt) =>
-				log(
-					`the claim to create an ad was dropped by another run's write of the same moment (attempt ${attempt}); claiming again`,
-				),
-			onAgain: (error) =>
-				log(
-					`the claim to create an ad failed once (${error instanceof Error ? error.message : String(error)}); claiming again`,
-				),
-		});
-	} catch {
-		// The records did not answer: the hold and the twin check after the create still apply.
-		return undefined;
+/**
+ * The claim across processes to change one ad: when another run holds it, looked at again every
+ * half second for up to 20 s. Throws when the records do not answer.
+ */
+export async function claimUpdate(
+	records: SharedRecords,
+	adId: string,
+	clock: Clock,
+	tidy: Tidy,
+): Promise<Claim & { waited: boolean }> {
+	const until = clock.now() + UPDATE_WAIT_MS;
+	let waited = false;
+	for (;;) {
+		const claimed = await claim(records, `update|${adId}`, { slotMs: UPDATE_SLOT_MS, clock, tidy });
+		if (claimed.made || clock.now() >= until) return { ...claimed, waited };
+		waited = true;
+		await clock.sleep(UPDATE_LOOK_MS);
 	}
 }
 
@@ -107,20 +104,11 @@ export async function claimCreate(
 export async function holdUpdate(fx: IExecuteSingleFunctions, adId: string): Promise<Guarded> {
 	const hold = await takeHold(`${await holderOf(fx)}|update|${adId}`, HOLD_MAX_MS);
 	const records = recordsOrNone(fx);
-	let claimed: Claim | undefined;
+	let claimed: (Claim & { waited: boolean }) | undefined;
 	let waited = hold.waitedMs > 0;
 	if (records) {
-		const until = Date.now() + UPDATE_WAIT_MS;
-		try {
-			for (;;) {
-				claimed = await claim(records, `update|${adId}`, Date.now(), UPDATE_SLOT_MS);
-				if (claimed.made || Date.now() >= until) break;
-				waited = true;
-				await sleep(UPDATE_LOOK_MS);
-			}
-		} catch {
-			claimed = undefined;
-		}
+		claimed = await claimUpdate(records, adId, realClock, tidyOf(fx)).catch(() => undefined);
+		waited ||= claimed?.waited ?? false;
 		if (claimed && !claimed.made) {
 			hold.release();
 			throw new NodeOperationError(
@@ -130,13 +118,24 @@ export async function holdUpdate(fx: IExecuteSingleFunctions, adId: string): Pro
 			);
 		}
 	}
+	const tidy = tidyOf(fx);
 	return {
 		waited,
 		release: async () => {
 			hold.release();
-			await claimed?.release().catch(() => undefined);
+			if (claimed) letGoOfUpdate(claimed, tidy);
 		},
 	};
+}
+
+/**
+ * Lets go of an update's claim once this run's checks of what it took out of the records have ended
+ * (a second or so, in the background): until then a text this run tested, such as the mark of a day
+ * it found not open, may be taken out again, and the next run to change the ad, waiting for the
+ * claim, must not have written it by then.
+ */
+export function letGoOfUpdate(claimed: Claim, tidy: Tidy): void {
+	tidy.afterChecks(async () => await claimed.release());
 }
 
 /** The error of an ad made twice: this run made one, another run at the same moment the other. */
@@ -148,11 +147,11 @@ export function madeTwice(
 	const others = twins.map(String).join(', ');
 	return new NodeOperationError(
 		fx.getNode(),
-		`Ad made twice: this run (execution ${fx.getExecutionId()}) created ad ${String(mine)}, and another execution of this workflow created ad ${others} with the same campaign, title, promote URL and text at the same moment. Delete one of them in the cabinet, or its budget is spent twice. This run creates nothing more; do not run this row again until one is deleted.`,
+		`Ad made twice: this run (execution ${fx.getExecutionId()}) created ad ${String(mine)}, and another run (of this workflow or another one) created ad ${others} with the same campaign, title, promote URL and text at the same moment. Both ads exist: delete one of them in the cabinet, or its budget is spent twice. Do not run this row again until one is deleted; a run after that skips the ad that is left.`,
 		{
 			itemIndex: fx.getItemIndex(),
 			description:
-				'Two executions ran at once and both checked the ad list before either ad existed. See "When two runs meet" in the production guide.',
+				'Two runs checked the ad list before either ad existed and both created it; the list read after the creates found both. See "When two runs meet" in the production guide.',
 		},
 	);
 }
@@ -164,5 +163,20 @@ export function otherRunPending(fx: IExecuteSingleFunctions, title: string): Nod
 		fx.getNode(),
 		`Ad "${title}" was not created by this run: another execution of this workflow started creating the same ad (same campaign, title, promote URL and text) at the same moment, and its ad did not appear in the ad list within ${waited} s. This run created nothing. If that run failed, run this row again after 4 minutes: repeating is safe, an ad that exists by then is skipped.`,
 		{ itemIndex: fx.getItemIndex() },
+	);
+}
+
+/** The error of an ad made whose look for a twin, after the node's last write, could not be read. */
+export function lookFailed(
+	fx: IExecuteSingleFunctions,
+	made: unknown,
+	error: unknown,
+	itemIndex: number,
+): NodeOperationError {
+	const why = error instanceof Error ? error.message : String(error);
+	return new NodeOperationError(
+		fx.getNode(),
+		`Ad ${String(made)} was created, but the ad list could not be read afterwards to make sure no other run created the same ad at the same moment (${why}). The ad exists: look in the cabinet for another ad with the same campaign, title, promote URL and text, and delete one if there are two. Running this row again is safe: it skips the ad that exists.`,
+		{ itemIndex },
 	);
 }
