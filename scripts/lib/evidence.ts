@@ -10,7 +10,7 @@ import type { Checks } from './checks';
 import { writeMeasured } from '../measured/write';
 import type { Evidence, EvidenceGoal, Machine } from '../measured/types';
 
-export type { Evidence, EvidenceGoal } from '../measured/types';
+export type { Evidence } from '../measured/types';
 
 export const EVIDENCE_DIR = join(__dirname, '..', '..', 'docs', 'evidence');
 
@@ -32,7 +32,7 @@ export function harnessN8nVersion(): string {
 }
 
 /** A stage's checks as goals: each check is a goal its run met or missed. */
-export function goalsFromChecks(checks: Checks, prefix = ''): EvidenceGoal[] {
+function goalsFromChecks(checks: Checks, prefix = ''): EvidenceGoal[] {
 	return checks.results.map((r) => ({
 		goal: `${prefix}${r.name}`,
 		figure: r.ok ? 'held' : (r.detail ?? 'failed').split('\n')[0].slice(0, 200),

@@ -17,13 +17,13 @@ const anchorOf = (title: string) =>
 		.trim()
 		.replace(/\s/g, '-');
 
-export function machineText(e: Evidence): string {
+function machineText(e: Evidence): string {
 	const m = e.machine;
 	return `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node.replace(/^v/, '')}`;
 }
 
 /** The month's three pictures: memory, requests and 429s, executions failed with the faults. */
-export function monthPictures(days: MonthDays): Record<string, string> {
+function monthPictures(days: MonthDays): Record<string, string> {
 	const memory: Series[] = Object.entries(days.memory).flatMap(([name, readings], i) => {
 		const color = COLORS[i % COLORS.length];
 		const heaps = readings.filter((r) => r.heapMb !== undefined);
@@ -83,7 +83,7 @@ export function monthPictures(days: MonthDays): Record<string, string> {
 	};
 }
 
-export function benchPicture(ratios: BenchRatio[]): Record<string, string> {
+function benchPicture(ratios: BenchRatio[]): Record<string, string> {
 	return {
 		'bench-ratios.svg': ratioChart(
 			'Side by side: each subject against its floor or peer (black tick: the goal)',
@@ -126,7 +126,7 @@ function section(e: Evidence, pictureDir: string): string[] {
 	return lines;
 }
 
-export function sortReports(reports: Evidence[]): Evidence[] {
+function sortReports(reports: Evidence[]): Evidence[] {
 	const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
 	return [...reports].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }

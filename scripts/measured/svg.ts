@@ -13,7 +13,7 @@ export interface Series {
 	bars?: boolean;
 }
 
-export interface DayChart {
+interface DayChart {
 	title: string;
 	yLabel: string;
 	series: Series[];
@@ -27,11 +27,11 @@ const RIGHT = 16;
 const TOP = 40;
 const PLOT_HEIGHT = 220;
 
-export const escapeXml = (text: string) =>
+const escapeXml = (text: string) =>
 	text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A round upper bound for an axis: 1, 2 or 5 times a power of ten, at least `max`. */
-export function niceMax(max: number): number {
+function niceMax(max: number): number {
 	if (!(max > 0)) return 1;
 	const power = 10 ** Math.floor(Math.log10(max));
 	return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= max) ?? 10 * power;

@@ -15,7 +15,7 @@ export interface EvidenceGoal {
 }
 
 /** A figure given for context, with no goal of its own. */
-export interface EvidenceFigure {
+interface EvidenceFigure {
 	what: string;
 	figure: string;
 }

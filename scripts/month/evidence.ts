@@ -14,7 +14,7 @@ export function monthEvidence(report: MonthReport, n8nVersion: string): Evidence
 		seconds: report.realSeconds,
 		goals: report.goals.map((g) => ({
 			goal: g.goal,
-			figure: g.value,
+			figure: g.met || !g.why ? g.value : `${g.value} (${g.why})`,
 			result: g.met ? 'pass' : 'miss',
 		})),
 		figures: [

@@ -245,9 +245,9 @@ export function memoryFigures(readings: Record<string, MemoryReading[]>): Memory
 }
 
 /** The live heap after a full collection may grow this much in a process's life: only a leak does. */
-export const HEAP_GROWTH_LIMIT = 1.1;
+const HEAP_GROWTH_LIMIT = 1.1;
 /** RSS may grow this much: above the heap's bound, as the allocator keeps freed pages a while. */
-export const RSS_GROWTH_LIMIT = 1.5;
+const RSS_GROWTH_LIMIT = 1.5;
 
 /** The month's two memory goals: the live heap decides whether memory leaks; RSS stays bounded. */
 export function memoryGoals(memory: { growth: number; heapGrowth: number }) {
