@@ -145,7 +145,7 @@ export function ratioChart(
 		const rowTop = 36 + i * rowHeight;
 		const missed = bar.limit !== undefined && bar.ratio > bar.limit;
 		const color = bar.limit === undefined ? '#7f7f7f' : missed ? '#d62728' : '#2ca02c';
-		const label = bar.label.length > 58 ? `${bar.label.slice(0, 57)}…` : bar.label;
+		const label = bar.label.length > 54 ? `${bar.label.slice(0, 53)}…` : bar.label;
 		body.push(
 			`<text x="${labelWidth}" y="${rowTop + 15}" text-anchor="end">${escapeXml(label)}</text>`,
 			`<rect x="${plotLeft}" y="${rowTop + 4}" width="${num(x(bar.ratio) - plotLeft)}" height="16" fill="${color}"><title>${escapeXml(`${bar.label}: ${bar.ratio.toFixed(2)}×`)}</title></rect>`,
