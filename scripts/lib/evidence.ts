@@ -7,10 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Checks } from './checks';
-import { writeMeasured } from '../measured/write';
-import type { Evidence, EvidenceGoal, Machine } from '../measured/types';
+import { writeMeasured } from './measuredPage';
+import type { Evidence, EvidenceGoal, Machine } from './evidenceTypes';
 
-export type { Evidence } from '../measured/types';
+export type { Evidence } from './evidenceTypes';
 
 export const EVIDENCE_DIR = join(__dirname, '..', '..', 'docs', 'evidence');
 

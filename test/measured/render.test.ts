@@ -1,9 +1,8 @@
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderMeasured } from '../../scripts/measured/render';
-import type { Evidence } from '../../scripts/measured/types';
-import { writeMeasured } from '../../scripts/measured/write';
+import { renderMeasured, writeMeasured } from '../../scripts/lib/measuredPage';
+import type { Evidence } from '../../scripts/lib/evidenceTypes';
 import { memoryGoals } from '../../scripts/month/report';
 
 const machine = { cpu: 'Test CPU', cores: 2, memoryGb: 8, os: 'linux 6.1', node: 'v24.1.0' };

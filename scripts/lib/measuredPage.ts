@@ -2,8 +2,10 @@
  * docs/measured.md and its pictures, rendered from the reports in docs/evidence: every goal, its
  * figure, pass or miss, and the machine, date and n8n version of the run that measured it.
  */
-import type { BenchRatio, Evidence, MonthDays } from './types';
-import { dayChart, ratioChart, type Series } from './svg';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { BenchRatio, Evidence, MonthDays } from './evidenceTypes';
+import { dayChart, ratioChart, type Series } from './svgCharts';
 
 /** The reports in the order the page shows them; any other report follows by name. */
 const ORDER = ['month', 'bench', 'twice', 'mcp', 'soak'];
@@ -92,7 +94,7 @@ function benchPicture(ratios: BenchRatio[]): Record<string, string> {
 	};
 }
 
-export function picturesOf(e: Evidence): Record<string, string> {
+function picturesOf(e: Evidence): Record<string, string> {
 	return {
 		...(e.days ? monthPictures(e.days) : {}),
 		...(e.ratios?.length ? benchPicture(e.ratios) : {}),
@@ -152,4 +154,23 @@ export function renderMeasured(reports: Evidence[], pictureDir = 'evidence'): st
 	if (!sorted.length) lines.push('No run has written a report yet.', '');
 	for (const e of sorted) lines.push(...section(e, pictureDir));
 	return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** Every report in `dir`, as the runs wrote them. */
+export function readReports(dir: string): Evidence[] {
+	return readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Evidence);
+}
+
+/** Writes the page one folder above `dir` (docs/measured.md for docs/evidence); returns its path. */
+export function writeMeasured(dir: string): string {
+	const reports = readReports(dir);
+	for (const report of reports)
+		for (const [file, svg] of Object.entries(picturesOf(report)))
+			writeFileSync(join(dir, file), svg);
+	const page = join(dirname(dir), 'measured.md');
+	writeFileSync(page, renderMeasured(reports, relative(dirname(dir), dir)));
+	return page;
 }
