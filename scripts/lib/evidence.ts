@@ -3,11 +3,11 @@
  * (<name>.json), and docs/measured.md is rendered from the latest reports (`npm run measured`,
  * also run by each writer). Nothing on that page is typed by hand.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Checks } from './checks';
-import { writeMeasured } from './measuredPage';
+import { writeMeasured, writeWhole } from './measuredPage';
 import type { Evidence, EvidenceGoal, Machine } from './evidenceTypes';
 
 export type { Evidence } from './evidenceTypes';
@@ -43,7 +43,7 @@ function goalsFromChecks(checks: Checks, prefix = ''): EvidenceGoal[] {
 /** Writes the report and renders docs/measured.md anew from every report there. */
 export function writeEvidence(evidence: Evidence, dir = EVIDENCE_DIR): string {
 	const file = join(dir, `${evidence.name}.json`);
-	writeFileSync(file, `${JSON.stringify(evidence, null, '\t')}\n`);
+	writeWhole(file, `${JSON.stringify(evidence, null, '\t')}\n`);
 	console.log(`Evidence written to ${file}`);
 	console.log(`${writeMeasured(dir)} rendered from the reports`);
 	return file;

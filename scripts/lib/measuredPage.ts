@@ -2,7 +2,7 @@
  * docs/measured.md and its pictures, rendered from the reports in docs/evidence: every goal, its
  * figure, pass or miss, and the machine, date and n8n version of the run that measured it.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { BenchRatio, Evidence, MonthDays } from './evidenceTypes';
 import { dayChart, ratioChart, type Series } from './svgCharts';
@@ -156,6 +156,16 @@ export function renderMeasured(reports: Evidence[], pictureDir = 'evidence'): st
 	return `${lines.join('\n').trimEnd()}\n`;
 }
 
+/**
+ * Writes a file whole or not at all (a new file renamed over the old): stages that run side by side
+ * in CI each write their report and render the page, and none may read another's half-written file.
+ */
+export function writeWhole(file: string, text: string): void {
+	const next = join(dirname(file), `.${process.pid}.next`);
+	writeFileSync(next, text);
+	renameSync(next, file);
+}
+
 /** Every report in `dir`, as the runs wrote them. */
 export function readReports(dir: string): Evidence[] {
 	return readdirSync(dir)
@@ -168,9 +178,8 @@ export function readReports(dir: string): Evidence[] {
 export function writeMeasured(dir: string): string {
 	const reports = readReports(dir);
 	for (const report of reports)
-		for (const [file, svg] of Object.entries(picturesOf(report)))
-			writeFileSync(join(dir, file), svg);
+		for (const [file, svg] of Object.entries(picturesOf(report))) writeWhole(join(dir, file), svg);
 	const page = join(dirname(dir), 'measured.md');
-	writeFileSync(page, renderMeasured(reports, relative(dirname(dir), dir)));
+	writeWhole(page, renderMeasured(reports, relative(dirname(dir), dir)));
 	return page;
 }
