@@ -4,7 +4,7 @@
  * also run by each writer). Nothing on that page is typed by hand.
  */
 import { readFileSync } from 'node:fs';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Checks } from './checks';
 import { writeMeasured, writeWhole } from './measuredPage';
@@ -22,6 +22,7 @@ export function machine(): Machine {
 		memoryGb: Number((totalmem() / 1024 ** 3).toFixed(1)),
 		os: `${platform()} ${release()}`,
 		node: process.version,
+		load: Number(loadavg()[0].toFixed(1)),
 	};
 }
 

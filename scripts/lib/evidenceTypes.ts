@@ -5,6 +5,8 @@ export interface Machine {
 	memoryGb: number;
 	os: string;
 	node: string;
+	/** The 1-minute load average when the report was written: a shared machine's figures vary with it. */
+	load?: number;
 }
 
 /** A goal with its figure and whether the run met it. */

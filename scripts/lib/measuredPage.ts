@@ -21,7 +21,7 @@ const anchorOf = (title: string) =>
 
 function machineText(e: Evidence): string {
 	const m = e.machine;
-	return `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node.replace(/^v/, '')}`;
+	return `${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, ${m.os}, Node ${m.node.replace(/^v/, '')}${m.load === undefined ? '' : `, load average ${m.load} at the end`}`;
 }
 
 /** The month's three pictures: memory, requests and 429s, executions failed with the faults. */

@@ -91,6 +91,11 @@ describe('docs/measured.md, rendered from the reports', () => {
 		expect(page).toContain('![bench-ratios](evidence/bench-ratios.svg)');
 	});
 
+	test("a shared machine's load is named beside the machine", () => {
+		const loaded = { ...bench, machine: { ...machine, load: 3.3 } };
+		expect(renderMeasured([loaded])).toContain('Node 24.1.0, load average 3.3 at the end; n8n');
+	});
+
 	test('the month draws its days: memory and live heap, requests and 429s, failures with the faults', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'measured-'));
 		const evidence = join(dir, 'evidence');
