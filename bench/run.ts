@@ -11,7 +11,8 @@ import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from './lib/measure';
-import { renderTable, verdict, type Line } from './lib/report';
+import { benchEvidence, renderTable, verdict, type Line } from './lib/report';
+import { writeEvidence } from '../scripts/lib/evidence';
 import { audienceBench } from './sections/audience';
 import { loadSizeBench } from './sections/loadSize';
 import { statsBench } from './sections/stats';
@@ -151,7 +152,7 @@ async function main(): Promise<number> {
 	log(
 		`${goals.length - missed.length} of ${goals.length} goals met${missed.length ? `; missed: ${missed.map((l) => l.id).join(', ')}` : ''}. ${((Date.now() - started) / 1000).toFixed(0)} s.`,
 	);
-	// Only a full run of every section replaces results.json, the table docs/performance.md quotes.
+	// Only a full run of every section replaces results.json and docs/evidence/bench.json.
 	const partial = only.size < SECTIONS.length;
 	const file = join(
 		__dirname,
@@ -174,6 +175,7 @@ async function main(): Promise<number> {
 		)}\n`,
 	);
 	log(`Results written to ${file}`);
+	if (!quick && !partial) writeEvidence(benchEvidence(lines, started));
 	return 0;
 }
 

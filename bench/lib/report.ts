@@ -1,3 +1,5 @@
+import { harnessN8nVersion, machine, type Evidence } from '../../scripts/lib/evidence';
+
 /** One line of the bench's table: a goal with its measured ratio, or a figure given for context. */
 export interface Line {
 	id: string;
@@ -54,4 +56,43 @@ export function renderTable(lines: Line[]): { text: string; markdown: string } {
 		...rows.map((r) => `| ${r.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`),
 	].join('\n');
 	return { text, markdown: md };
+}
+
+/** A goal with a bound in units ("≤ 8 KB"), whose ratio is a share of that bound, not a side-by-side ratio. */
+const ABSOLUTE_GOAL = /^≤ [\d.,]+ ?(B|KB|MB|ms|s)$/;
+
+const withRatio = (line: Line) =>
+	line.ratio === undefined || !Number.isFinite(line.ratio) || ABSOLUTE_GOAL.test(line.goal)
+		? ''
+		: ` (${line.ratio.toFixed(2)}×)`;
+
+/** The full run's report for docs/measured.md: each goal with its figure, the rest as context. */
+export function benchEvidence(lines: Line[], started: number): Evidence {
+	const goals = lines.filter((line) => verdict(line) !== '');
+	return {
+		name: 'bench',
+		title: 'Benchmark',
+		command: 'npm run bench',
+		date: new Date().toISOString(),
+		machine: machine(),
+		n8n: harnessN8nVersion(),
+		seconds: Math.round((Date.now() - started) / 1000),
+		goals: goals.map((line) => ({
+			goal: `${line.id} ${line.what}: ${line.goal}`,
+			figure: `${line.measured}${withRatio(line)}`,
+			result: verdict(line) === 'PASS' ? 'pass' : 'miss',
+		})),
+		figures: lines
+			.filter((line) => verdict(line) === '')
+			.map((line) => ({
+				what: `${line.id} ${line.what}`,
+				figure: `${line.measured}${withRatio(line)}`,
+			})),
+		ratios: lines
+			.filter(
+				(line) =>
+					line.ratio !== undefined && Number.isFinite(line.ratio) && !ABSOLUTE_GOAL.test(line.goal),
+			)
+			.map((line) => ({ id: line.id, what: line.what, ratio: line.ratio ?? 0, limit: line.limit })),
+	};
 }

@@ -27,6 +27,7 @@ import { Sandbox } from '../../sandbox';
 import { credentialsFor } from '../../harness/sandbox';
 import { runNode } from '../../harness';
 import { Checks } from '../lib/checks';
+import { stageEvidence, writeEvidence } from '../lib/evidence';
 import { finishStage, runStage, seconds, setUpStage, stageSession } from '../lib/stage';
 import { REPO_ROOT } from '../lib/runtime';
 import {
@@ -89,13 +90,13 @@ async function endpointRegistered(url: string, timeoutMs = 60_000): Promise<void
 async function runLine(
 	line: string,
 	started: number,
-): Promise<{ code: number; figures: LineFigures; limits: LimitFigures }> {
+): Promise<{ code: number; figures: LineFigures; limits: LimitFigures; checks: Checks }> {
 	const checks = new Checks();
 	const figures: LineFigures = { tools: [], puts: [], operations: [], refusals: [] };
 	const limits: LimitFigures = { spending: [], burst: [], dailyApplies: [] };
 	console.log(`\n▶ n8n ${line}`);
 	const setUp = setUpStage(`mcp-${line}`, started, 'pack', line);
-	if (!setUp) return { code: 1, figures, limits };
+	if (!setUp) return { code: 1, figures, limits, checks };
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
 	const sandbox = await Sandbox.start({ platform: 'telegram', now, clock: 'frozen' });
 	const workflow = recipe();
@@ -200,7 +201,7 @@ async function runLine(
 		holds: "n8n's user folder and logs",
 		keep,
 	});
-	return { code, figures, limits };
+	return { code, figures, limits, checks };
 }
 
 function printFigures(line: string, figures: LineFigures, limits: LimitFigures): void {
@@ -232,11 +233,33 @@ function printFigures(line: string, figures: LineFigures, limits: LimitFigures):
 async function main(): Promise<number> {
 	const started = Date.now();
 	let code = 0;
+	const all = new Checks();
+	const measured: string[] = [];
 	for (const line of LINES) {
 		const result = await runLine(line, started);
 		printFigures(line, result.figures, result.limits);
 		code ||= result.code;
+		all.results.push(
+			...result.checks.results.map((r) => ({ ...r, name: `n8n ${line}: ${r.name}` })),
+		);
+		const { figures: f, limits } = result;
+		measured.push(
+			`n8n ${line}, statistics call over MCP: ${f.statsCallMs ?? '?'} ms, then ${f.statsCallAgainMs ?? '?'} ms later in the session`,
+			`n8n ${line}, the same call in the plain node: ${f.plainStatsMs?.join(' ms, then ') ?? '?'} ms`,
+			`n8n ${line}, slowest Get ad call of the burst under the rate limit: ${limits.burstSlowestMs ?? '?'} ms`,
+		);
 	}
+	writeEvidence(
+		stageEvidence({
+			name: 'mcp',
+			title: 'MCP server recipe',
+			command: 'npm run test:mcp',
+			started,
+			n8n: `${LINES.join(' and ')}, MCP Server Trigger with the MCP SDK client`,
+			checks: all,
+			figures: measured,
+		}),
+	);
 	console.log(`mcp stage (${LINES.join(' and ')}): ${seconds(Date.now() - started)}`);
 	return code;
 }

@@ -3,6 +3,7 @@
  * records as it goes: memory at each day's end and the trigger's stored state.
  */
 import { join } from 'node:path';
+import { apiRequests } from '../../harness/sandbox';
 import { readLog } from '../lib/logs';
 import { heapAfterGc, inspectorUrl } from '../lib/inspector';
 import { groupMemory } from '../lib/memory';
@@ -198,6 +199,9 @@ export async function injectFault(
 export class Recorder {
 	readonly memory: Record<string, MemoryReading[]> = {};
 	triggerStateBytes: Array<{ day: number; bytes: number }> = [];
+	/** API requests and answers of 429 each day (counted at each day's end). */
+	readonly traffic: Array<{ day: number; requests: number; answers429: number }> = [];
+	private counted = { requests: 0, answers429: 0 };
 
 	constructor(
 		private readonly m: Month,
@@ -231,6 +235,17 @@ export class Recorder {
 			reading.rssAfterGcMb = n8nRss(groupMemory(pid));
 		}
 		this.triggerStateBytes.push({ day, bytes: await this.stateBytes() });
+		const requests = apiRequests(this.m.sandbox);
+		const now = {
+			requests: requests.length,
+			answers429: requests.filter((r) => r.status === 429).length,
+		};
+		this.traffic.push({
+			day,
+			requests: now.requests - this.counted.requests,
+			answers429: now.answers429 - this.counted.answers429,
+		});
+		this.counted = now;
 		await this.executions.refresh();
 	}
 

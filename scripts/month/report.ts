@@ -243,3 +243,29 @@ export function memoryFigures(readings: Record<string, MemoryReading[]>): Memory
 	}
 	return { ...out, growth: Number(growth.toFixed(3)), heapGrowth: Number(heapGrowth.toFixed(3)) };
 }
+
+/** The live heap after a full collection may grow this much in a process's life: only a leak does. */
+const HEAP_GROWTH_LIMIT = 1.1;
+/** RSS may grow this much: above the heap's bound, as the allocator keeps freed pages a while. */
+const RSS_GROWTH_LIMIT = 1.5;
+
+/** The month's two memory goals: the live heap decides whether memory leaks; RSS stays bounded. */
+export function memoryGoals(memory: { growth: number; heapGrowth: number }) {
+	return [
+		{
+			goal: `live heap after a full collection grows at most ${HEAP_GROWTH_LIMIT.toFixed(2)}x`,
+			met: memory.heapGrowth > 0 && memory.heapGrowth <= HEAP_GROWTH_LIMIT,
+			value: `${memory.heapGrowth}x`,
+			why:
+				memory.heapGrowth > 0
+					? "a process's live heap after a full collection (median of 3 end-of-day readings) grew more than that between the start of its life and its end"
+					: "no process's live heap was read (the inspector did not answer)",
+		},
+		{
+			goal: `RSS grows at most ${RSS_GROWTH_LIMIT.toFixed(1)}x`,
+			met: memory.growth <= RSS_GROWTH_LIMIT,
+			value: `${memory.growth}x`,
+			why: "a process's RSS (median of 3 end-of-day readings) grew more than that between the start of its life and its end",
+		},
+	];
+}

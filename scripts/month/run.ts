@@ -7,7 +7,8 @@
  * each hour in turn, where every workflow is due; each hour settles (its runs ended, the trigger
  * polled, no request open) before the next jump, so no HTTP, lock or pool timeout sees a jump. The
  * faults of scripts/month/faults.ts land at their hours. At the end it prints
- * `month report: {json}` and writes it to a file.
+ * `month report: {json}` and writes it to a file; a full month also writes docs/evidence/month.json
+ * and renders docs/measured.md.
  *
  * Flags: --days N (1-31; default 31; a shorter month keeps every fault, the refresh token then
  * living N-1 days), --report=<file> (default <tmp>/ad-cabinet-month-report.json), --keep,
@@ -34,6 +35,8 @@ import { isPut, notePutLost, planWriteFaults, WRITE_FAULT_KINDS } from './writeF
 import { WriteWatch } from './writeReport';
 import { BalanceWatch } from './balanceCheck';
 import { planOverlaps } from './overlaps';
+import { writeEvidence } from '../lib/evidence';
+import { monthEvidence } from './evidence';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -219,7 +222,11 @@ async function main(): Promise<number> {
 		const line = JSON.stringify(report);
 		writeFileSync(REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`);
 		console.log(`\nmonth report: ${line}`);
-		console.log(`(also written to ${REPORT_FILE})\n`);
+		console.log(`(also written to ${REPORT_FILE})`);
+		// A shortened month or one cut by its budget is a try, not the evidence of a month.
+		if (DAYS === 31 && report.simulatedDays >= 31)
+			writeEvidence(monthEvidence(report, setUp.runtime.version));
+		console.log('');
 		for (const goal of report.goals)
 			await checks.check(`${goal.goal}: ${goal.value}`, () => {
 				if (!goal.met) throw new Error(goal.why);

@@ -13,6 +13,7 @@ import {
 	heldByCampaignHour,
 	hourMsOf,
 	memoryFigures,
+	memoryGoals,
 	triggerFigures,
 	truthByAdDay,
 	truthByCampaignHour,
@@ -170,12 +171,7 @@ export async function buildReport(input: {
 			value: `${trigger.missing} missing (${trigger.missingInFaults} of them hours a fault lost), ${trigger.duplicates} duplicates`,
 			why: `missing: ${trigger.missingExamples.join(', ')}`,
 		},
-		{
-			goal: 'memory growth at most 1.25x',
-			met: memory.growth <= 1.25,
-			value: `${memory.growth}x`,
-			why: "a process's RSS (median of 3 end-of-day readings) grew more than 1.25 times between the start of its life and its end",
-		},
+		...memoryGoals(memory),
 		{
 			goal: `sign-in moments at most ${SIGN_IN_MOMENTS} + ${forced} (faults that force one), sign-in requests at most twice that`,
 			met:
@@ -241,7 +237,33 @@ export async function buildReport(input: {
 		memoryReadings: recorder.memory,
 		triggerStateBytes,
 		triggerStateBytesByDay: recorder.triggerStateBytes,
+		days: monthDays(all, faults, recorder, startMs),
 		goals,
+	};
+}
+
+/** The month's days for its pictures: runs and failures, API traffic, and the faults' days. */
+function monthDays(
+	all: ExecutionRow[],
+	faults: FaultRecord[],
+	recorder: Recorder,
+	startMs: number,
+) {
+	const dayOf = (ms: number) => Math.floor((ms - startMs) / DAY) + 1;
+	const executions = new Map<number, { day: number; runs: number; failed: number }>();
+	for (const day of recorder.traffic.map((t) => t.day))
+		executions.set(day, { day, runs: 0, failed: 0 });
+	for (const e of all) {
+		const day = dayOf(e.createdAt);
+		const entry = executions.get(day) ?? { day, runs: 0, failed: 0 };
+		entry.runs += 1;
+		if (failed(e)) entry.failed += 1;
+		executions.set(day, entry);
+	}
+	return {
+		executions: [...executions.values()].sort((a, b) => a.day - b.day),
+		traffic: recorder.traffic,
+		faults: faults.map((f) => ({ day: dayOf(f.fromMs), kind: f.kind })),
 	};
 }
 

@@ -27,6 +27,7 @@ import { strict as assert } from 'node:assert';
 import { credentialsFor } from '../../harness/sandbox';
 import { Sandbox } from '../../sandbox';
 import { Checks } from '../lib/checks';
+import { stageEvidence, writeEvidence } from '../lib/evidence';
 import { readLog } from '../lib/logs';
 import { startPostgres, type Postgres } from '../lib/postgres';
 import { tail } from '../lib/processes';
@@ -277,6 +278,17 @@ async function main(): Promise<number> {
 	];
 	console.log('');
 	for (const line of lines) console.log(line);
+	writeEvidence(
+		stageEvidence({
+			name: 'twice',
+			title: 'Two runs at once',
+			command: 'npm run test:twice',
+			started,
+			n8n: `${setUp.runtime.version}, regular mode and queue mode (PostgreSQL, Redis, 2 workers)`,
+			checks,
+			figures: lines,
+		}),
+	);
 	return finishStage({
 		stage: 'twice',
 		started,

@@ -5,6 +5,7 @@ import { useSandbox } from '../support/useSandbox';
 import { sharedClock } from '../support/triggerClock';
 import type { FaultKind } from '../../sandbox';
 import { minimalCreate } from '../support/adFixtures';
+import { harnessN8nVersion, machine, writeEvidence } from '../../scripts/lib/evidence';
 
 /**
  * Fault injection through the harness. `npm test` runs reduced sizes; `npm run test:soak`
@@ -15,6 +16,37 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const ALL_FAULTS: FaultKind[] = ['429', '500', '502', '503', '504', 'reset', 'stall', 'truncated'];
 const NOW = '2026-11-20T12:00:00Z';
+
+/** The soak's goals; each test that meets one records its figure, and the soak writes its report. */
+const SOAK_GOALS = {
+	stats:
+		'Return All of 100,000+ statistics rows with 10% mixed faults returns exactly the fault-free rows',
+	ads: 'the ad list under 10% mixed faults gives exactly the fault-free ads, every run',
+	trigger: '1,000 trigger polls over 3 simulated days at 10% faults lose no row and repeat none',
+};
+const soakFigures = new Map<keyof typeof SOAK_GOALS, string>();
+const soakStarted = Date.now();
+afterAll(() => {
+	if (!SOAK) return;
+	writeEvidence({
+		name: 'soak',
+		title: 'Soak: faults at full size',
+		command: 'npm run test:soak',
+		date: new Date().toISOString(),
+		machine: machine(),
+		n8n: harnessN8nVersion(),
+		seconds: Math.round((Date.now() - soakStarted) / 1000),
+		goals: Object.entries(SOAK_GOALS).map(([key, goal]) => {
+			const figure = soakFigures.get(key as keyof typeof SOAK_GOALS);
+			return {
+				goal,
+				figure: figure ?? 'failed (see the test output)',
+				result: figure ? 'pass' : 'miss',
+			};
+		}),
+		figures: [],
+	});
+});
 
 describe('faults: reads come back whole, writes are never repeated', () => {
 	const sandbox = useSandbox({ now: NOW });
@@ -69,9 +101,9 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 			(request) => (request.body as IDataObject).period_from !== undefined && !request.fault,
 		);
 		expect(queries.length).toBeGreaterThan(2);
-		console.log(
-			`stats under faults: ${truth.length} rows compared, ${queries.length} queries at once, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`,
-		);
+		const figure = `${truth.length} rows compared, ${queries.length} queries at once, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`;
+		console.log(`stats under faults: ${figure}`);
+		soakFigures.set('stats', figure);
 	});
 
 	test('the ad list (Return All by offset pages) under 10% mixed faults gives exactly the fault-free ads, every time', async () => {
@@ -107,9 +139,9 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		}
 		const injected = Object.values(sandbox().faults.injected).reduce((a, b) => a + b, 0);
 		expect(injected).toBeGreaterThan(0);
-		console.log(
-			`ad list under faults: ${runs} runs of ${clean.items.length} ads compared, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`,
-		);
+		const figure = `${runs} runs of ${clean.items.length} ads compared, ${injected} faults injected ${JSON.stringify(sandbox().faults.injected)}`;
+		console.log(`ad list under faults: ${figure}`);
+		soakFigures.set('ads', figure);
 	});
 
 	test('a permanent fault fails with a NodeApiError naming the status and what to do', async () => {
@@ -195,11 +227,11 @@ describe('faults: reads come back whole, writes are never repeated', () => {
 		for (const row of emitted) seen.set(key(row), (seen.get(key(row)) ?? 0) + 1);
 		const duplicates = [...seen.values()].filter((count) => count > 1).length;
 		const lost = truth.filter((row) => !seen.has(key(row))).length;
-		console.log(
-			`trigger under faults: ${polls} polls, ${failedPolls} failed, ${truth.length} rows expected, ${emitted.length} emitted, ${lost} lost, ${duplicates} duplicated, faults ${JSON.stringify(sandbox().faults.injected)}`,
-		);
+		const figure = `${polls} polls, ${failedPolls} failed, ${truth.length} rows expected, ${emitted.length} emitted, ${lost} lost, ${duplicates} duplicated, faults ${JSON.stringify(sandbox().faults.injected)}`;
+		console.log(`trigger under faults: ${figure}`);
 		expect({ lost, duplicates }).toEqual({ lost: 0, duplicates: 0 });
 		expect(emitted).toEqual(truth);
+		soakFigures.set('trigger', figure);
 	});
 
 	const PNG = Buffer.from(
