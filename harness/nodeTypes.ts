@@ -34,6 +34,7 @@ const CORE_NODES: Record<string, string> = {
 	merge: 'Merge/Merge.node.js',
 	summarize: 'Transform/Summarize/Summarize.node.js',
 	aggregate: 'Transform/Aggregate/Aggregate.node.js',
+	stopAndError: 'StopAndError/StopAndError.node.js',
 	// Only switched off in the examples (a disabled node passes its items on), so never run here.
 	googleSheets: 'Google/Sheet/GoogleSheets.node.js',
 };

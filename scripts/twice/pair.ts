@@ -39,7 +39,7 @@ export interface Recipe {
  * worker) gets rows of its own, each title marked with the pair's number, so that it does not meet
  * the ads of the pairs before it; the Create ad node stays as shipped.
  */
-export function recipe(pair: number): Recipe {
+export function recipe(pair: number, copy = false): Recipe {
 	const workflow = readWorkflow(FILE);
 	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 	assert.ok(trigger, `${FILE} starts with a Manual Trigger`);
@@ -58,8 +58,11 @@ export function recipe(pair: number): Recipe {
 		workflow.name = `${workflow.name} (pair ${pair})`;
 	}
 	workflow.settings = { ...(workflow.settings as object), saveDataSuccessExecution: 'all' };
+	// A copy of the same workflow left active beside it: another workflow ID, so another record row.
+	const tag = copy ? `${pair}-copy` : String(pair);
+	if (copy) workflow.name = `${workflow.name} (copy)`;
 	return {
-		example: { file: `twice-${pair}-${FILE}`, id: exampleId(`twice/${pair}/${FILE}`), workflow },
+		example: { file: `twice-${tag}-${FILE}`, id: exampleId(`twice/${tag}/${FILE}`), workflow },
 		trigger,
 	};
 }
@@ -84,19 +87,27 @@ export interface PairOutcome {
 	tookMs: number;
 }
 
-/** Starts two runs of the recipe with one pair of REST calls sent together, and returns their ids. */
-async function startTogether(rest: N8nRest, recipe: Recipe): Promise<[string, string]> {
-	const { example, trigger } = recipe;
-	const workflowData = await rest.request<Record<string, unknown>>(
-		'GET',
-		`/rest/workflows/${example.id}`,
+/**
+ * Starts a run of each recipe (the same one twice, or a workflow and its copy) with one pair of REST
+ * calls sent together, and returns their ids.
+ */
+async function startTogether(rest: N8nRest, recipes: [Recipe, Recipe]): Promise<[string, string]> {
+	const prepared = await Promise.all(
+		recipes.map(async ({ example, trigger }) => ({
+			example,
+			trigger,
+			workflowData: await rest.request<Record<string, unknown>>(
+				'GET',
+				`/rest/workflows/${example.id}`,
+			),
+		})),
 	);
-	const start = async () =>
+	const start = async ({ example, trigger, workflowData }: (typeof prepared)[number]) =>
 		await rest.request<{ executionId?: string }>('POST', `/rest/workflows/${example.id}/run`, {
 			workflowData,
 			triggerToStartFrom: { name: trigger.name },
 		});
-	const [a, b] = await Promise.all([start(), start()]);
+	const [a, b] = await Promise.all(prepared.map(start));
 	if (!a?.executionId || !b?.executionId)
 		throw new Error(`n8n did not start both runs: ${JSON.stringify([a, b])}`);
 	return [a.executionId, b.executionId];
@@ -135,10 +146,11 @@ export async function runPair(
 	sandbox: Sandbox,
 	recipe: Recipe,
 	timeoutMs = 150_000,
+	other: Recipe = recipe,
 ): Promise<PairOutcome> {
 	const mark = apiRequests(sandbox).length;
 	const started = Date.now();
-	const ids = await startTogether(rest, recipe);
+	const ids = await startTogether(rest, [recipe, other]);
 	const runs = (await Promise.all(
 		ids.map(async (id) => await ended(runtime, rest, id, timeoutMs)),
 	)) as [RunData, RunData];

@@ -11,6 +11,10 @@
  *     worker, another pair runs (rows of their own, see pair.ts), up to MAX_PAIRS, and each such
  *     pair is reported.
  *
+ *  3. queue mode again, with the recipe and a copy of it imported as another workflow (so another
+ *     record row, which no claim of the first can reach) started at the same instant: each row has
+ *     one ad, or the run whose ad came second fails with "Ad made twice" naming both ads.
+ *
  * Checks, in each mode: both executions succeed (the later one outputs its rows skipped), exactly
  * one create request per row reached the sandbox, each row has exactly one ad; in queue mode, the
  * two executions ran on different workers.
@@ -65,6 +69,8 @@ const flags = new Set(process.argv.slice(2));
 const ANSWER_DELAY_MS = 1_000;
 /** Pairs started in queue mode at most, until one lands on two different workers. */
 const MAX_PAIRS = 4;
+/** The rows of the recipe and its copy are marked with this pair number and on. */
+const COPY_PAIR = 11;
 
 type Mode = 'regular' | 'queue';
 const MODE_LABEL: Record<Mode, string> = {
@@ -195,7 +201,7 @@ async function regularMode(setUp: StageSetup, checks: Checks, started: number): 
 	return closing('regular', outcome, 'both executions in the one process');
 }
 
-async function queueMode(setUp: StageSetup, checks: Checks, started: number): Promise<string> {
+async function queueMode(setUp: StageSetup, checks: Checks, started: number): Promise<string[]> {
 	let postgres: Postgres | undefined;
 	let redis: Redis | undefined;
 	let sandbox: Sandbox | undefined;
@@ -203,13 +209,16 @@ async function queueMode(setUp: StageSetup, checks: Checks, started: number): Pr
 	const workers: N8nWorker[] = [];
 	let outcome: PairOutcome | undefined;
 	let where = '';
+	let copyLine = 'queue mode, the recipe and a copy of it: did not run.';
 	try {
 		const recipes = Array.from({ length: MAX_PAIRS }, (_, i) => recipe(i + 1));
+		// The recipe and a copy of it imported as another workflow, with rows of their own.
+		const copies: [Recipe, Recipe] = [recipe(COPY_PAIR), recipe(COPY_PAIR, true)];
 		await step(started, 'Queue mode: PostgreSQL 17, Redis, main and 2 workers', async () => {
 			postgres = await startPostgres(join(setUp.work, 'postgres'));
 			redis = await startRedis(join(setUp.work, 'redis'));
 			sandbox = await startSandbox();
-			const session = await modeSession(setUp, 'queue', sandbox, recipes, {
+			const session = await modeSession(setUp, 'queue', sandbox, [...recipes, ...copies], {
 				...queueModeEnv(postgres, redis),
 				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			});
@@ -253,6 +262,7 @@ async function queueMode(setUp: StageSetup, checks: Checks, started: number): Pr
 			assert.ok(on[0] >= 0 && on[1] >= 0 && on[0] !== on[1], where);
 		});
 		if (outcome) await checkPair(checks, 'queue', outcome);
+		copyLine = await copyPair(started, checks, server!, workers, sandbox!, setUp, copies);
 	} catch (error) {
 		checks.fail('queue mode', (error as Error).stack ?? String(error));
 		for (const p of [server, ...workers])
@@ -263,7 +273,82 @@ async function queueMode(setUp: StageSetup, checks: Checks, started: number): Pr
 		await postgres?.stop();
 		await sandbox?.stop();
 	}
-	return closing('queue', outcome, where);
+	return [closing('queue', outcome, where), copyLine];
+}
+
+/**
+ * The case the records cannot see: the recipe and a copy of it (another workflow ID, so another
+ * record row), started at the same instant on two workers. Each row then has one ad, or the run
+ * whose ad came second fails with "Ad made twice" naming both ads; never two silent successes.
+ */
+async function copyPair(
+	started: number,
+	checks: Checks,
+	server: N8nServer,
+	workers: N8nWorker[],
+	sandbox: Sandbox,
+	setUp: StageSetup,
+	[original, copy]: [Recipe, Recipe],
+): Promise<string> {
+	const label = 'queue mode, the recipe and a copy of it (another workflow)';
+	for (let attempt = 1; attempt <= MAX_PAIRS; attempt++) {
+		const pair = await step(
+			started,
+			`Queue mode: ${FILE} and a copy of it started at once`,
+			async () => {
+				const ran = await runPair(setUp.runtime, server.rest, sandbox, original, undefined, copy);
+				const on = ran.ids.map((id) => workerThatStarted(workers, id));
+				printPair(
+					ran,
+					on.map((i) => (i < 0 ? 'no worker' : `worker ${i + 1}`)) as [string, string],
+				);
+				return { ran, on };
+			},
+		);
+		const { ran, on } = pair;
+		const twice = ran.rows.filter((_, row) => ran.adsPerRow[row] > 1);
+		const errors = ran.runs.map((run) => run.data.resultData.error?.message ?? '');
+		const reported = errors.filter((message) => message.startsWith('Ad made twice'));
+		console.log(
+			`  rows with two ads: ${twice.length}; runs that failed with "Ad made twice": ${reported.length}${reported.length ? ` (${reported[0].split('.')[0]})` : ''}`,
+		);
+		if (on[0] >= 0 && on[1] >= 0 && on[0] === on[1] && attempt < MAX_PAIRS) {
+			console.log(
+				'  both executions on one worker: Bull gave the pair to one worker; again with new rows',
+			);
+			const next = COPY_PAIR + attempt;
+			[original, copy] = [recipe(next), recipe(next, true)];
+			continue;
+		}
+		await checks.check(`${label}: never two silent successes for a row`, () => {
+			assert.ok(
+				ran.adsPerRow.every((n) => n >= 1),
+				`ads per row: ${ran.adsPerRow.join(', ')}`,
+			);
+			if (twice.length === 0) return;
+			assert.ok(
+				reported.length > 0,
+				`two ads for ${twice.length} rows and no run said so: ${errors.join('; ')}`,
+			);
+			const adsOf = (row: (typeof twice)[number]) =>
+				sandbox.data.ads
+					.filter(
+						(ad) =>
+							ad.status !== 'deleted' &&
+							ad.fields.title === row.title &&
+							ad.fields.text === row.text,
+					)
+					.map((ad) => String(ad.id));
+			assert.ok(
+				twice.some((row) =>
+					reported.some((message) => adsOf(row).every((id) => message.includes(id))),
+				),
+				`no "Ad made twice" names both ads of a row with two: ${reported.join('; ')}`,
+			);
+		});
+		return `${label}: ads per row ${ran.adsPerRow.join(', ')}; ${reported.length} run(s) failed "Ad made twice"; executions on ${on.map((i) => `worker ${i + 1}`).join(' and ')}.`;
+	}
+	return `${label}: no pair ran.`;
 }
 
 async function main(): Promise<number> {
@@ -274,7 +359,7 @@ async function main(): Promise<number> {
 	if (!setUp) return 1;
 	const lines = [
 		await regularMode(setUp, checks, started),
-		await queueMode(setUp, checks, started),
+		...(await queueMode(setUp, checks, started)),
 	];
 	console.log('');
 	for (const line of lines) console.log(line);
