@@ -28,9 +28,9 @@ import type {
  * statements of several calls in any order, and can make a call fail before its write or after its
  * write landed (the answer lost on the way back).
  */
-export type Statement = 'select' | 'insert' | 'update';
+type Statement = 'select' | 'insert' | 'update';
 
-export interface StoreStep {
+interface StoreStep {
 	/** The row's key (workflow and context). */
 	row: string;
 	/** The statement about to run, or `answered` once the call's write has landed. */
@@ -45,7 +45,7 @@ export interface StoreStep {
 export type StoreGate = (step: StoreStep) => Promise<void>;
 
 /** The error PostgreSQL gives the second INSERT of one key. */
-export class DuplicateKeyError extends Error {
+class DuplicateKeyError extends Error {
 	constructor() {
 		super('duplicate key value violates unique constraint "PK_processed_data"');
 	}
@@ -56,7 +56,7 @@ interface Row {
 	data: string[];
 }
 
-export function hashOf(item: DeduplicationItemTypes): string {
+function hashOf(item: DeduplicationItemTypes): string {
 	return createHash('md5').update(item.toString()).digest('base64');
 }
 

@@ -9,7 +9,7 @@ export interface Failure {
 	phase: 'before write' | 'after write';
 }
 
-export class InjectedFailure extends Error {}
+class InjectedFailure extends Error {}
 
 /** Each adapter's queue is its own: a search cuts orders short, leaving calls that never end. */
 let adapters = 0;

@@ -15,7 +15,7 @@ import type { Clock } from '../../nodes/shared/store/clock';
  * touch different things (or only read the same one) give the same result in either order, so only
  * one of the two orders is run (sleep sets): the orders run are every order that can differ.
  */
-export interface StepInfo {
+interface StepInfo {
 	/** What the step touches: a row, the ad list, one ad; undefined for a wait ending. */
 	resource?: string;
 	/** Whether it changes what it touches. */
@@ -186,7 +186,7 @@ export class Order {
 	}
 }
 
-export interface Explored {
+interface Explored {
 	/** Orders run to their end. */
 	orders: number;
 	/** Orders cut short because an order already run gives the same result. */

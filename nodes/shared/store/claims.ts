@@ -61,7 +61,7 @@ const heldElsewhere: Claim = {
 	release: async () => undefined,
 };
 
-export interface ClaimOptions {
+interface ClaimOptions {
 	/** How long a claim made waits before it is confirmed; none when unset. */
 	settleMs?: number;
 	/** The slot's length (2 minutes unless set). */

@@ -36,7 +36,7 @@ const DIGITS = 12;
 const BUSY_TRIES = 3;
 const BUSY_WAIT_MS = 250;
 
-export interface DayStart {
+interface DayStart {
 	/** The lowest and the highest start the day may have (equal unless two runs opened it at once). */
 	low: number;
 	high: number;
@@ -61,7 +61,7 @@ function digitTexts(adId: string, field: string, hour: number): string[] {
 }
 
 /** The texts of a day opened in `hour` from `value`. */
-export function dayTexts(adId: string, field: string, hour: number, value: number): string[] {
+function dayTexts(adId: string, field: string, hour: number, value: number): string[] {
 	let units = Math.round(value * SCALE);
 	const texts = [];
 	let position = 0;
@@ -96,7 +96,7 @@ function decode(adId: string, field: string, hour: number, found: Set<string>): 
 	return { low: low / SCALE, high: high / SCALE, busy };
 }
 
-export interface DayOptions {
+interface DayOptions {
 	clock?: Clock;
 	/** Where this run's removals are checked (see records.ts). */
 	tidy?: Tidy;
@@ -164,7 +164,7 @@ export async function readDayStart(
  * to it. Returns the day as it then reads, which holds another run's start too when two runs opened
  * it at the same moment.
  */
-export async function openDay(
+async function openDay(
 	records: SharedRecords,
 	adId: string,
 	field: string,

@@ -33,7 +33,7 @@ const UPDATE_LOOK_MS = 500;
  */
 const UPDATE_SLOT_MS = 30_000;
 
-export interface Guarded {
+interface Guarded {
 	/** Whether this run had to wait for another run of this process first. */
 	waited: boolean;
 	/** Lets go of the hold (and of a claim that should not outlive the write). */
