@@ -23,13 +23,12 @@ import { readFailure, TokenRevoked, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacer } from './pacing';
 import {
-	isToolCall,
 	noteUnderWay,
 	rateLimitWaitMessage,
-	toolMaxWaitMs,
 	type RateLimitWords,
 	type WaitBound,
 } from '../toolCall';
+import { callDeadline, fitsWithin, noteSent, type CallDeadline } from '../callDeadline';
 
 /** Every kind of n8n function context a request to the API is made from. */
 export type RequestContext =
@@ -99,6 +98,7 @@ async function transmit(
 	timeoutMs: number,
 	renewOn401 = true,
 	sent: object[] = [],
+	call?: CallDeadline,
 ): Promise<unknown> {
 	const own =
 		'getExecutionCancelSignal' in ctx
@@ -107,6 +107,7 @@ async function transmit(
 	return await withDeadline(
 		timeoutMs,
 		async (signal) => {
+			noteSent(call, methodOf(outgoing), pathOf(outgoing, undefined));
 			if ('routing' in outgoing) {
 				// A declarative request goes through RoutingNode, whose context cannot be given the
 				// deadline: the run stops waiting at the deadline and n8n closes the connection when
@@ -148,21 +149,24 @@ async function transmitOrReadAgain(
 	timeoutMs: number,
 	policy: { renews?: boolean; runEndsAt?: number },
 	sent: object[] = [],
+	call?: CallDeadline,
 ): Promise<unknown> {
-	return await transmit(ctx, outgoing, timeoutMs, true, sent).catch(async (error: unknown) => {
-		const rest = (policy.runEndsAt ?? Infinity) - Date.now();
-		if (!policy.renews || readFailure(error).status !== 401) return await Promise.reject(error);
-		// The token n8n renewed was refused: no later request is handed it by a shared renewal.
-		refusedWith(sent);
-		if (rest <= 0) return await Promise.reject(error);
-		return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false, sent).catch(
-			async (again: unknown) => {
-				if (readFailure(again).status !== 401) return await Promise.reject(again);
-				refusedWith(sent);
-				return await Promise.reject(new TokenRevoked());
-			},
-		);
-	});
+	return await transmit(ctx, outgoing, timeoutMs, true, sent, call).catch(
+		async (error: unknown) => {
+			const rest = (policy.runEndsAt ?? Infinity) - Date.now();
+			if (!policy.renews || readFailure(error).status !== 401) return await Promise.reject(error);
+			// The token n8n renewed was refused: no later request is handed it by a shared renewal.
+			refusedWith(sent);
+			if (rest <= 0) return await Promise.reject(error);
+			return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false, sent, call).catch(
+				async (again: unknown) => {
+					if (readFailure(again).status !== 401) return await Promise.reject(again);
+					refusedWith(sent);
+					return await Promise.reject(new TokenRevoked());
+				},
+			);
+		},
+	);
 }
 
 /**
@@ -179,9 +183,8 @@ export async function send<T>(
 	let generation = 0;
 	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const pace = policy.pace;
-	// A tool call must answer before the AI client gives up: it takes no wait longer than the bound.
-	const tool = isToolCall(ctx);
-	const maxWaitMs = tool ? toolMaxWaitMs() : undefined;
+	// A tool call must answer before the AI client gives up: every wait in it keeps to its deadline.
+	const call = callDeadline(ctx);
 	const refuse = (words: Omit<RateLimitWords, 'path' | 'requests' | 'windowMs'>) =>
 		new NodeOperationError(
 			ctx.getNode(),
@@ -189,18 +192,19 @@ export async function send<T>(
 				path: pathOf(outgoing, pace?.key),
 				requests: pace?.limit.requests ?? 10,
 				windowMs: pace?.limit.windowMs ?? 60_000,
+				call,
 				...words,
 			}),
 			{ itemIndex: policy.itemIndex },
 		);
 	const bound: WaitBound | undefined =
-		maxWaitMs === undefined
+		call === undefined
 			? undefined
 			: {
-					maxWaitMs,
+					endsAt: call.endsAt,
 					error: (waitMs, blocked) => refuse({ waitMs, cause: blocked ? 'blocked' : 'used' }),
 				};
-	const ended = policy.owner === undefined ? undefined : noteUnderWay(policy.owner, tool);
+	const ended = policy.owner === undefined ? undefined : noteUnderWay(policy.owner, call);
 	try {
 		return await sendBounded();
 	} finally {
@@ -231,6 +235,7 @@ export async function send<T>(
 							Math.min(timeoutMs, left),
 							policy,
 							sent,
+							call,
 						);
 					} finally {
 						if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
@@ -254,24 +259,31 @@ export async function send<T>(
 				// A run that already failed does not wait to retry.
 				gate?.throwIfClosed();
 				if (failure.status === 429) {
+					const last = call?.sent[call.sent.length - 1];
+					if (last) last.refused429 = true;
 					// Sending again while the API blocks the path would extend the block: wait it out.
 					if (pace) pacer.block(pace.key, pace.limit);
 					gate?.slowDown(generation, failure.retryAfterMs);
-					if (maxWaitMs !== undefined) {
+					if (call !== undefined) {
 						// A tool call: the block or the Retry-After (uncapped: when the API takes requests
-						// again) is not waited out when it is longer than the bound.
+						// again) is not waited out when it would end past the call's deadline.
 						const asked = failure.retryAfterMs ?? 0;
 						const blocked = pace ? pacer.waitFor(pace.key, pace.limit, policy.renews === true) : 0;
 						const longest = Math.max(wait, asked, blocked);
-						if (longest > maxWaitMs) {
+						if (!fitsWithin(call, longest)) {
 							throw refuse({
 								waitMs: longest,
+								askedMs: asked > 0 ? asked : undefined,
 								cause: asked >= blocked && asked > 0 ? 'retryAfter' : '429',
 							});
 						}
 					}
 				}
+				// Any other wait before a retry that would end past a tool call's deadline is not
+				// taken: the call ends with the failure it met.
+				return fitsWithin(call, wait);
 			},
+			call,
 		);
 	}
 }
@@ -285,6 +297,12 @@ function pathOf(outgoing: Outgoing, key: string | undefined): string {
 	} catch {
 		return url;
 	}
+}
+
+/** The method of a request, for what a call sent. */
+function methodOf(outgoing: Outgoing): string {
+	const options = 'http' in outgoing ? outgoing.http : outgoing.routing.options;
+	return String(options.method ?? 'GET');
 }
 
 /**
