@@ -3,6 +3,8 @@ import { runAsTool, runNode } from '../../harness';
 import { apiRequests, credentialsFor, signInCredentialsFor } from '../../harness/sandbox';
 import { forgetSharedRenewals, renewalOwner } from '../../nodes/shared/auth';
 import { pacer } from '../../nodes/shared/transport/pacing';
+import { recentAdReads } from '../../nodes/AdCabinetAds/resources/ad/recentReads';
+import { AD_PATH, locator } from '../support/adFixtures';
 import { useSandbox } from '../support/useSandbox';
 
 /**
@@ -57,6 +59,7 @@ describe("tool calls do not wait past the call's deadline", () => {
 			now: Date.parse(NOW),
 		});
 		pacer.reset();
+		recentAdReads.reset();
 		forgetSharedRenewals();
 		sandbox().rateLimiter.set({ requests: 2, windowSeconds: 60 });
 		sandbox().rateLimiter.reset(true);
@@ -178,5 +181,38 @@ describe("tool calls do not wait past the call's deadline", () => {
 		});
 		expect(again.calls[0].error).toBeUndefined();
 		expect(again.calls[0].result).toHaveLength(5);
+	});
+	test('a read and a change in one call share its deadline: the read goes, the change that would wait past it is not sent, and the message names the read', async () => {
+		const ad = sandbox().data.ads.find((a) => a.status === 'active');
+		if (!ad) throw new Error('no active ad');
+		const path = `${AD_PATH.telegram}${ad.id}`;
+		const cpm = Number(sandbox().data.adDetail(ad.id)?.cpm);
+		// Another run of this process took one of the path's 2 places this minute.
+		await pacer.admit(`cred-1\u0000${path}`, { requests: 2, windowMs: 60_000 });
+		const apply = async () =>
+			await runAsTool({
+				type: 'adCabinetAds',
+				typeVersion: 1.3,
+				parameters: {
+					resource: 'ad',
+					operation: 'update',
+					adId: locator("={{ $fromAI('Ad_ID', 'Ad_ID', 'string') }}"),
+					updateFields: { cpm: "={{ $fromAI('CPM', 'CPM', 'number') }}" },
+					options: { cpmMin: 0.5, cpmMax: 10, maxChangePercent: 50, skipUnchanged: true },
+				},
+				credentials: credentialsFor(sandbox()),
+				calls: [{ Ad_ID: String(ad.id), CPM: Math.round(cpm * 110) / 100 }],
+			});
+		const { calls } = await apply();
+		expect(calls[0].error).toContain(
+			`has used them: try again in 61 s. This call sent GET ${path} and nothing more; none of it changed anything, so trying again then is safe.`,
+		);
+		const onPath = () => apiRequests(sandbox()).filter((r) => r.path === path);
+		expect(onPath().map((r) => r.method)).toEqual(['GET']);
+
+		after(61);
+		const again = await apply();
+		expect(again.calls[0].error).toBeUndefined();
+		expect(onPath().map((r) => r.method)).toEqual(['GET', 'GET', 'PUT']);
 	});
 });

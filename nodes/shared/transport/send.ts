@@ -98,7 +98,7 @@ async function transmit(
 	timeoutMs: number,
 	renewOn401 = true,
 	sent: object[] = [],
-	call?: CallDeadline,
+	call?: { deadline: CallDeadline; path: string },
 ): Promise<unknown> {
 	const own =
 		'getExecutionCancelSignal' in ctx
@@ -107,7 +107,7 @@ async function transmit(
 	return await withDeadline(
 		timeoutMs,
 		async (signal) => {
-			noteSent(call, methodOf(outgoing), pathOf(outgoing, undefined));
+			if (call) noteSent(call.deadline, methodOf(outgoing), call.path);
 			if ('routing' in outgoing) {
 				// A declarative request goes through RoutingNode, whose context cannot be given the
 				// deadline: the run stops waiting at the deadline and n8n closes the connection when
@@ -149,7 +149,7 @@ async function transmitOrReadAgain(
 	timeoutMs: number,
 	policy: { renews?: boolean; runEndsAt?: number },
 	sent: object[] = [],
-	call?: CallDeadline,
+	call?: { deadline: CallDeadline; path: string },
 ): Promise<unknown> {
 	return await transmit(ctx, outgoing, timeoutMs, true, sent, call).catch(
 		async (error: unknown) => {
@@ -235,7 +235,7 @@ export async function send<T>(
 							Math.min(timeoutMs, left),
 							policy,
 							sent,
-							call,
+							call && { deadline: call, path: pathOf(outgoing, pace?.key) },
 						);
 					} finally {
 						if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
