@@ -161,3 +161,17 @@ export function deadlineWords(): string {
 export function tryAgainWords(waitMs: number): string {
 	return `try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`;
 }
+
+/**
+ * The message of a tool call that stops before a wait that would pass its deadline, for waits that
+ * are not the rate limit's (another execution changing the same ad, for one): `reason` states what
+ * the call was waiting for, in words a model acts on; then when to try again, what the call sent
+ * and whether repeating it is safe, and the deadline.
+ */
+export function deadlineMessage(
+	call: CallDeadline | undefined,
+	reason: string,
+	waitMs: number,
+): string {
+	return `${reason}: ${tryAgainWords(waitMs)}. ${sentWords(call)} ${deadlineWords()}`;
+}

@@ -3,6 +3,8 @@ import {
 	TOOL_CALL_DEADLINE_MS,
 	beginCall,
 	callDeadline,
+	deadlineMessage,
+	noteSent,
 	waitWithinCall,
 } from '../../../nodes/shared/callDeadline';
 import { takeHold } from '../../../nodes/shared/store/holds';
@@ -118,6 +120,22 @@ describe("a tool call's one deadline", () => {
 		(await waiting).release();
 		await expect(waitWithinCall(call, 9_000, (ms) => new TooLong(ms))).rejects.toEqual(
 			new TooLong(9_000),
+		);
+	});
+
+	test("a wait that is not the rate limit's is told in the same shape: what it waited for, when to try again, what was sent", () => {
+		const items = [{ json: {} }];
+		beginCall(runContext(items));
+		const call = callDeadline(itemContext(items));
+		noteSent(call, 'GET', '/api/advertisement/telegram/7');
+		expect(
+			deadlineMessage(
+				call,
+				'Ad 7 was not changed: another execution of this workflow is changing the same ad',
+				4_200,
+			),
+		).toBe(
+			'Ad 7 was not changed: another execution of this workflow is changing the same ad: try again in 5 s. This call sent GET /api/advertisement/telegram/7 and nothing more; none of it changed anything, so trying again then is safe. (A tool call answers within 20 s of its start, every wait inside it included, so that the AI client does not give up first.)',
 		);
 	});
 });
