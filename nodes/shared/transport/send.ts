@@ -74,6 +74,13 @@ export interface SendPolicy<T> {
 	owner?: string;
 }
 
+/** A tool call's note of a request it sends: its deadline, the path, and the request once sent. */
+interface CallNote {
+	deadline: CallDeadline;
+	path: string;
+	noted?: ReturnType<typeof noteSent>;
+}
+
 /** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -98,7 +105,7 @@ async function transmit(
 	timeoutMs: number,
 	renewOn401 = true,
 	sent: object[] = [],
-	call?: { deadline: CallDeadline; path: string },
+	call?: CallNote,
 ): Promise<unknown> {
 	const own =
 		'getExecutionCancelSignal' in ctx
@@ -107,7 +114,7 @@ async function transmit(
 	return await withDeadline(
 		timeoutMs,
 		async (signal) => {
-			if (call) noteSent(call.deadline, methodOf(outgoing), call.path);
+			if (call) call.noted = noteSent(call.deadline, methodOf(outgoing), call.path);
 			if ('routing' in outgoing) {
 				// A declarative request goes through RoutingNode, whose context cannot be given the
 				// deadline: the run stops waiting at the deadline and n8n closes the connection when
@@ -149,7 +156,7 @@ async function transmitOrReadAgain(
 	timeoutMs: number,
 	policy: { renews?: boolean; runEndsAt?: number },
 	sent: object[] = [],
-	call?: { deadline: CallDeadline; path: string },
+	call?: CallNote,
 ): Promise<unknown> {
 	return await transmit(ctx, outgoing, timeoutMs, true, sent, call).catch(
 		async (error: unknown) => {
@@ -204,6 +211,8 @@ export async function send<T>(
 					endsAt: call.endsAt,
 					error: (waitMs, blocked) => refuse({ waitMs, cause: blocked ? 'blocked' : 'used' }),
 				};
+	// The request of this send as the call noted it, to mark a 429 on it.
+	let note: CallNote | undefined;
 	const ended = policy.owner === undefined ? undefined : noteUnderWay(policy.owner, call);
 	try {
 		return await sendBounded();
@@ -226,6 +235,7 @@ export async function send<T>(
 						if (waited > 0) pace.onWait?.(waited);
 					}
 					const sent: object[] = [];
+					note = call && { deadline: call, path: pathOf(outgoing, pace?.key) };
 					try {
 						const left = (policy.runEndsAt ?? Infinity) - Date.now();
 						if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
@@ -235,7 +245,7 @@ export async function send<T>(
 							Math.min(timeoutMs, left),
 							policy,
 							sent,
-							call && { deadline: call, path: pathOf(outgoing, pace?.key) },
+							note,
 						);
 					} finally {
 						if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
@@ -259,8 +269,8 @@ export async function send<T>(
 				// A run that already failed does not wait to retry.
 				gate?.throwIfClosed();
 				if (failure.status === 429) {
-					const last = call?.sent[call.sent.length - 1];
-					if (last) last.refused429 = true;
+					// The API performed nothing it answered 429: what the call sent says so.
+					if (note?.noted) note.noted.refused429 = true;
 					// Sending again while the API blocks the path would extend the block: wait it out.
 					if (pace) pacer.block(pace.key, pace.limit);
 					gate?.slowDown(generation, failure.retryAfterMs);
