@@ -14,7 +14,9 @@
  *     12 Get ad calls in a row, each answered within 25 s (the ad, or "try again in N s"), the
  *     same call after N s; an Apply on the spent
  *     path refused at once with no PUT then or later; Get ad, Preview, Apply in 1 GET + 1 PUT; five
- *     +29% Applies stopped by Max Change % per Day after the first.
+ *     +29% Applies stopped by Max Change % per Day after the first. A tool call's one deadline
+ *     (deadlineChecks.ts): an Apply while another execution changes the same ad, and a Get ad
+ *     answered 429 with a Retry-After of 15 s twice, each call within 25 s at the MCP client.
  *  4. The time of the statistics call over MCP, and of the same call in the plain node (n8n's
  *     engine in-process, `harness/`), against the same sandbox.
  *
