@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { rememberRecordsOf } from './store/records';
+import { beginCall } from './callDeadline';
 
 type Execute = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
@@ -29,6 +30,8 @@ export abstract class DeclarativeNodeWithCustomOperations {
 		if (!routing) return undefined;
 		const custom = this.customOperations;
 		return async function (this: IExecuteFunctions) {
+			// A tool call's deadline counts from here, the start of the node's run.
+			beginCall(this);
 			// The per-item contexts of a declarative operation reach n8n's shared records through this.
 			rememberRecordsOf(this);
 			// The same lookup as the engine's: the node's saved Resource and Operation.

@@ -6,6 +6,7 @@ import type {
 	INodePropertyOptions,
 	INodePropertyRouting,
 } from 'n8n-workflow';
+import { beginCall } from './callDeadline';
 
 /** What the Operation dropdown shows of an operation, and what n8n names its action. */
 interface OperationOption {
@@ -129,7 +130,11 @@ export function resourceParameter(
 	};
 }
 
-/** The node's `customOperations`: each custom operation's execute, by resource and operation. */
+/**
+ * The node's `customOperations`: each custom operation's execute, by resource and operation. The
+ * workflow engine calls them itself, so each marks the start of a tool call's deadline (see
+ * callDeadline) as the node's own `execute` does.
+ */
 export function customOperationsOf(
 	resources: Resource[],
 ): Record<string, Record<string, OperationExecute>> {
@@ -138,7 +143,11 @@ export function customOperationsOf(
 		for (const operation of resource.operations) {
 			if (!operation.execute) continue;
 			table[resource.resource] ??= {};
-			table[resource.resource][operation.option.value] = operation.execute;
+			const execute = operation.execute;
+			table[resource.resource][operation.option.value] = async function (this: IExecuteFunctions) {
+				beginCall(this);
+				return await execute.call(this);
+			};
 		}
 	}
 	return table;

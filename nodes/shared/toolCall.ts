@@ -1,71 +1,52 @@
-import type { INode } from 'n8n-workflow';
+import {
+	deadlineWords,
+	sentWords,
+	tryAgainWords,
+	type CallDeadline,
+	type Within,
+} from './callDeadline';
 
 /**
- * The longest a tool call waits for the API's rate limit (or a Retry-After) before it answers.
- * An MCP client gives up on a request after 60 s by default, and the answer must also pass through
- * n8n and the model in that time: a wait of at most 20 s leaves room for both. A longer wait
- * becomes an error that says when to try again, and nothing is sent for the call.
+ * Requests under way, per credential (its Base URL and user): the deadlines of the tool calls that
+ * sent them, and how many others there are. A sign-in or refresh is asked for by n8n without saying
+ * which node needs it: while every request of the credential under way is a tool call's, it keeps
+ * to the earliest of their deadlines, so that no call waiting for it answers late.
  */
-export const TOOL_MAX_WAIT_MS = 20_000;
+const underWay = new Map<string, { tool: Within[]; other: number }>();
 
-let maxWaitMs = TOOL_MAX_WAIT_MS;
-
-/** The bound in force: TOOL_MAX_WAIT_MS, unless a test set a shorter one. */
-export function toolMaxWaitMs(): number {
-	return maxWaitMs;
-}
-
-/** Sets the bound (tests, to keep them short); undefined restores TOOL_MAX_WAIT_MS. */
-export function setToolMaxWaitForTests(ms: number | undefined): void {
-	maxWaitMs = ms ?? TOOL_MAX_WAIT_MS;
-}
-
-/**
- * Whether the node runs as a tool: for the AI Agent, for the MCP Server Trigger calling it
- * directly, or for the agent's engine requests. n8n gives every node that is usableAsTool a tool
- * variant whose type name ends in `Tool` (e.g. `n8n-nodes-ad-cabinet.adCabinetAdsTool`), and a
- * workflow holds that type for a node connected as a tool; n8n's own `@tool` display option reads
- * the same suffix.
- */
-export function isToolCall(ctx: { getNode(): INode }): boolean {
-	return ctx.getNode().type.endsWith('Tool');
-}
-
-/**
- * Requests under way, per credential (its Base URL and user), split by whether a tool call sent
- * them. A sign-in or refresh is asked for by n8n without saying which node needs it: it keeps to
- * the tool's bound when every request of the credential under way is a tool call's.
- */
-const underWay = new Map<string, { tool: number; other: number }>();
-
-/** A request of this credential is under way; call the function returned when it has ended. */
-export function noteUnderWay(who: string, tool: boolean): () => void {
-	const entry = underWay.get(who) ?? { tool: 0, other: 0 };
+/** A request of this credential is under way (with its call's deadline, for a tool call); call the function returned when it has ended. */
+export function noteUnderWay(who: string, call: Within | undefined): () => void {
+	const entry = underWay.get(who) ?? { tool: [], other: 0 };
 	underWay.set(who, entry);
-	if (tool) entry.tool++;
+	if (call) entry.tool.push(call);
 	else entry.other++;
 	let done = false;
 	return () => {
 		if (done) return;
 		done = true;
-		if (tool) entry.tool--;
+		if (call) entry.tool.splice(entry.tool.indexOf(call), 1);
 		else entry.other--;
-		if (entry.tool <= 0 && entry.other <= 0 && underWay.get(who) === entry) underWay.delete(who);
+		if (entry.tool.length === 0 && entry.other <= 0 && underWay.get(who) === entry)
+			underWay.delete(who);
 	};
 }
 
-/** Whether the requests of this credential under way are all tool calls' (and there is one). */
-export function onlyToolCalls(who: string): boolean {
+/**
+ * The deadline a renewal of this credential keeps to: the earliest deadline of the tool calls
+ * under way, when every request of the credential under way is a tool call's; else none.
+ */
+export function toolCallsDeadline(who: string): Within | undefined {
 	const entry = underWay.get(who);
-	return entry !== undefined && entry.tool > 0 && entry.other <= 0;
+	if (!entry || entry.other > 0 || entry.tool.length === 0) return undefined;
+	return { endsAt: Math.min(...entry.tool.map((call) => call.endsAt)) };
 }
 
 /**
- * A bound on a wait (a tool call's): the longest wait taken, and the error thrown instead of a
- * longer one, given how long the wait would be (ms) and whether the path is blocked after a 429.
+ * A wait that keeps to a deadline (a tool call's): when it must end by, and the error thrown
+ * instead of a longer wait, given how long the wait would be (ms) and whether the path is blocked
+ * after a 429.
  */
-export interface WaitBound {
-	maxWaitMs: number;
+export interface WaitBound extends Within {
 	error: (waitMs: number, blocked: boolean) => Error;
 }
 
@@ -84,6 +65,10 @@ export interface RateLimitWords {
 	cause: 'used' | 'blocked' | '429' | 'retryAfter';
 	/** The sign-in or the token's renewal, instead of the call's own request. */
 	step?: string;
+	/** What a 429's Retry-After asked for (ms), when it did. */
+	askedMs?: number;
+	/** The call, for what it sent before it stopped. */
+	call?: CallDeadline;
 }
 
 /** "a minute", "3 s": the window in words. */
@@ -112,21 +97,21 @@ function pathWords(path: string): string {
  * was sent or performed, and why the call did not wait.
  */
 export function rateLimitWaitMessage(words: RateLimitWords): string {
-	const seconds = Math.max(1, Math.ceil(words.waitMs / 1000));
+	const tryAgain = tryAgainWords(words.waitMs);
 	const limit = `${words.requests} requests ${words.windowMs === 60_000 ? 'a minute' : `in ${windowWords(words.windowMs)}`} for each URL path`;
 	const who = words.step ? `${words.step} for this call` : "this call's path";
 	const where = `${who} (${pathWords(words.path)})`;
-	const bound = `(A tool call does not wait longer than ${Math.round(toolMaxWaitMs() / 1000)} s for the rate limit, so that the AI client does not give up first.)`;
-	const nothingSent = 'Nothing was sent for this call, so trying again then is safe.';
+	const sent = sentWords(words.call);
+	const bound = deadlineWords();
 	if (words.cause === 'used') {
-		return `The Ad Cabinet API allows ${limit}, and ${where} has used them: try again in ${seconds} s. ${nothingSent} ${bound}`;
+		return `The Ad Cabinet API allows ${limit}, and ${where} has used them: ${tryAgain}. ${sent} ${bound}`;
 	}
 	if (words.cause === 'blocked') {
-		return `The Ad Cabinet API allows ${limit} and answered an earlier request 429 (rate limit exceeded), so ${where} is blocked for the rest of its window (a request sent into the block would extend it): try again in ${seconds} s. ${nothingSent} ${bound}`;
+		return `The Ad Cabinet API allows ${limit} and answered an earlier request 429 (rate limit exceeded), so ${where} is blocked for the rest of its window (a request sent into the block would extend it): ${tryAgain}. ${sent} ${bound}`;
 	}
 	const why =
 		words.cause === 'retryAfter'
-			? `the API answered 429 (rate limit exceeded) for ${where} and asked to wait ${seconds} s`
+			? `the API answered 429 (rate limit exceeded) for ${where} and asked to wait ${Math.max(1, Math.ceil((words.askedMs ?? words.waitMs) / 1000))} s`
 			: `the API answered 429 (rate limit exceeded) for ${where}, and a path stays blocked for the rest of its window (it allows ${limit})`;
-	return `The Ad Cabinet API refused this call for now: ${why}: try again in ${seconds} s. The API performs nothing it answers 429, and nothing more was sent for this call, so trying again then is safe. ${bound}`;
+	return `The Ad Cabinet API refused this call for now: ${why}: ${tryAgain}. The API performs nothing it answers 429. ${sent} ${bound}`;
 }

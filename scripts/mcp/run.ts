@@ -14,7 +14,9 @@
  *     12 Get ad calls in a row, each answered within 25 s (the ad, or "try again in N s"), the
  *     same call after N s; an Apply on the spent
  *     path refused at once with no PUT then or later; Get ad, Preview, Apply in 1 GET + 1 PUT; five
- *     +29% Applies stopped by Max Change % per Day after the first.
+ *     +29% Applies stopped by Max Change % per Day after the first. A tool call's one deadline
+ *     (deadlineChecks.ts): an Apply while another execution changes the same ad, and a Get ad
+ *     answered 429 with a Retry-After of 15 s twice, each call within 25 s at the MCP client.
  *  4. The time of the statistics call over MCP, and of the same call in the plain node (n8n's
  *     engine in-process, `harness/`), against the same sandbox.
  *
@@ -47,6 +49,12 @@ import {
 } from './checks';
 import { McpClient } from './client';
 import { limitChecks, type LimitFigures } from './limitChecks';
+import {
+	deadlineChecks,
+	otherChangeUrl,
+	otherChangeWorkflow,
+	type DeadlineFigures,
+} from './deadlineChecks';
 
 const argv = process.argv.slice(2);
 const keep = argv.includes('--keep');
@@ -90,13 +98,20 @@ async function endpointRegistered(url: string, timeoutMs = 60_000): Promise<void
 async function runLine(
 	line: string,
 	started: number,
-): Promise<{ code: number; figures: LineFigures; limits: LimitFigures; checks: Checks }> {
+): Promise<{
+	code: number;
+	figures: LineFigures;
+	limits: LimitFigures;
+	deadlines: DeadlineFigures;
+	checks: Checks;
+}> {
 	const checks = new Checks();
 	const figures: LineFigures = { tools: [], puts: [], operations: [], refusals: [] };
 	const limits: LimitFigures = { spending: [], burst: [], dailyApplies: [] };
+	const deadlines: DeadlineFigures = { cases: [] };
 	console.log(`\n▶ n8n ${line}`);
 	const setUp = setUpStage(`mcp-${line}`, started, 'pack', line);
-	if (!setUp) return { code: 1, figures, limits, checks };
+	if (!setUp) return { code: 1, figures, limits, deadlines, checks };
 	const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
 	const sandbox = await Sandbox.start({ platform: 'telegram', now, clock: 'frozen' });
 	const workflow = recipe();
@@ -115,8 +130,14 @@ async function runLine(
 					{ ...BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },
 				]);
 				const example: Example = { file: RECIPE_FILE, id: 'adstatMcpServer1', workflow };
-				await session.importExamples([example]);
+				// Another execution that changes an ad, for the deadline cases.
+				const other = otherChangeWorkflow(SANDBOX_CREDENTIAL);
+				await session.importExamples([
+					example,
+					{ file: 'mcp-stage/other-change.json', id: String(other.id), workflow: other },
+				]);
 				await session.publishWorkflow(example.id);
+				await session.publishWorkflow(String(other.id));
 			},
 		);
 		server = await session.startServer();
@@ -137,6 +158,7 @@ async function runLine(
 		try {
 			await listChecks(ctx, client, figures);
 			await limitChecks(ctx, client, limits);
+			await deadlineChecks(ctx, client, deadlines, otherChangeUrl(server.url));
 			await statisticsChecks(ctx, client, figures);
 			await writeChecks(ctx, client, figures);
 			await operationChecks(ctx, client, figures);
@@ -201,10 +223,15 @@ async function runLine(
 		holds: "n8n's user folder and logs",
 		keep,
 	});
-	return { code, figures, limits, checks };
+	return { code, figures, limits, deadlines, checks };
 }
 
-function printFigures(line: string, figures: LineFigures, limits: LimitFigures): void {
+function printFigures(
+	line: string,
+	figures: LineFigures,
+	limits: LimitFigures,
+	deadlines: DeadlineFigures,
+): void {
 	console.log(`\n▶ Figures on n8n ${line}`);
 	for (const refusal of figures.refusals) console.log(`  refused, ${refusal}`);
 	console.log('  tools/list as the MCP client sees it:');
@@ -225,6 +252,11 @@ function printFigures(line: string, figures: LineFigures, limits: LimitFigures):
 	console.log(`    Apply on the spent path: ${limits.applyRefusal ?? '?'}`);
 	console.log('    five Applies of +29% on one ad:');
 	for (const apply of limits.dailyApplies) console.log(`      ${apply}`);
+	console.log("  a tool call's one deadline (each call measured at the MCP client):");
+	for (const deadlineCase of deadlines.cases)
+		console.log(
+			`    ${deadlineCase.name}: slowest ${deadlineCase.slowestMs} ms; ${deadlineCase.answers.join('; ')}`,
+		);
 	console.log(
 		`  statistics call: ${figures.statsCallMs ?? '?'} ms over MCP (then ${figures.statsCallAgainMs ?? '?'} ms for the same call later in the session), ${figures.plainStatsMs?.join(' ms, then ') ?? '?'} ms in the plain node (in-process, its first run loading the node types)`,
 	);
@@ -237,7 +269,7 @@ async function main(): Promise<number> {
 	const measured: string[] = [];
 	for (const line of LINES) {
 		const result = await runLine(line, started);
-		printFigures(line, result.figures, result.limits);
+		printFigures(line, result.figures, result.limits, result.deadlines);
 		code ||= result.code;
 		all.results.push(
 			...result.checks.results.map((r) => ({ ...r, name: `n8n ${line}: ${r.name}` })),
@@ -247,6 +279,10 @@ async function main(): Promise<number> {
 			`n8n ${line}, statistics call over MCP: ${f.statsCallMs ?? '?'} ms, then ${f.statsCallAgainMs ?? '?'} ms later in the session`,
 			`n8n ${line}, the same call in the plain node: ${f.plainStatsMs?.join(' ms, then ') ?? '?'} ms`,
 			`n8n ${line}, slowest Get ad call of the burst under the rate limit: ${limits.burstSlowestMs ?? '?'} ms`,
+			...result.deadlines.cases.map(
+				(deadlineCase) =>
+					`n8n ${line}, ${deadlineCase.name}: slowest call ${deadlineCase.slowestMs} ms at the MCP client`,
+			),
 		);
 	}
 	writeEvidence(

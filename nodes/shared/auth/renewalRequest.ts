@@ -1,7 +1,8 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 import { retried, withDeadline, type Outcome } from '../transport/attempts';
 import { pacer } from '../transport/pacing';
-import { onlyToolCalls, rateLimitWaitMessage, toolMaxWaitMs } from '../toolCall';
+import { rateLimitWaitMessage, toolCallsDeadline } from '../toolCall';
+import { fitsWithin } from '../callDeadline';
 import { RenewalFailed, SIGN_IN_STEP } from './renewalMessages';
 import type { CredentialView, PaceLimit } from './credentialView';
 
@@ -86,9 +87,9 @@ export async function sendRenewal(
 	const path = pathOf(options.url);
 	const step = /access-token/.test(path) ? 'Renewing the access token' : SIGN_IN_STEP;
 	// n8n does not say which node a renewal is for: when only tool calls of this credential are
-	// under way, it keeps to their bound, and a longer wait ends them with when to try again.
-	const maxWaitMs = () =>
-		owner !== undefined && onlyToolCalls(owner) ? toolMaxWaitMs() : undefined;
+	// under way, it keeps to the earliest of their deadlines, and a longer wait ends them with when
+	// to try again.
+	const deadline = () => (owner !== undefined ? toolCallsDeadline(owner) : undefined);
 	return await retried(
 		async () => {
 			const timeoutMs = Math.min(RENEWAL_TIMEOUT_MS, endsAt - Date.now());
@@ -109,15 +110,15 @@ export async function sendRenewal(
 			before: async (_attempt, last) => {
 				if (pace) {
 					if (last && pacer.blockedUntil(pace.key) >= endsAt) return last;
-					const maxWait = maxWaitMs();
+					const within = deadline();
 					await pacer.admit(
 						pace.key,
 						pace.limit,
 						false,
-						maxWait === undefined
+						within === undefined
 							? undefined
 							: {
-									maxWaitMs: maxWait,
+									endsAt: within.endsAt,
 									error: (waitMs, blocked) =>
 										tooLong(step, path, pace, waitMs, blocked ? 'blocked' : 'used'),
 								},
@@ -137,11 +138,11 @@ export async function sendRenewal(
 							failure.retryAfterMs !== undefined ? failure.retryAfterMs + 1_000 : UNPACED_BLOCK_MS;
 					}
 				}
-				const bound = maxWaitMs();
-				if (failure.status === 429 && bound !== undefined) {
+				const within = deadline();
+				if (failure.status === 429 && within !== undefined) {
 					const asked = failure.retryAfterMs ?? 0;
 					const blocked = pace ? pacer.waitFor(pace.key, pace.limit) : wait;
-					if (Math.max(asked, blocked) > bound) {
+					if (!fitsWithin(within, Math.max(asked, blocked))) {
 						throw tooLong(
 							step,
 							path,
@@ -151,8 +152,10 @@ export async function sendRenewal(
 						);
 					}
 				}
+				if (!fitsWithin(within, wait)) return undefined;
 				return Date.now() + wait >= endsAt ? undefined : wait;
 			},
+			within: deadline(),
 		},
 	);
 }

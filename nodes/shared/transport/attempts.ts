@@ -1,5 +1,6 @@
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { DeadlineExceeded, isRetryable, readFailure, type Failure } from './apiFailure';
+import { fitsWithin, waitWithinCall, type Within } from '../callDeadline';
 
 /**
  * Every request leaves in attempts: each one bounded by its deadline (withDeadline), and the
@@ -70,6 +71,13 @@ export async function withDeadline<T>(
 	}
 }
 
+/** The failure as an error, for a wait that can no longer pass the deadline it was checked against. */
+function readFailureError(failure: Failure): Error {
+	return new Error(
+		failure.message ?? `the request failed (${failure.status ?? failure.code ?? 'unknown'})`,
+	);
+}
+
 /** How a request ended: its answer, or the failure it gave up on; with the attempts sent. */
 export type Outcome<T> = { answer: T; attempts: number } | { failure: Failure; attempts: number };
 
@@ -90,6 +98,11 @@ interface RetryRules {
 	 * returns the wait to keep, or undefined to give up on this failure now.
 	 */
 	beforeWait?: (failure: Failure, wait: number, attempt: number) => number | undefined;
+	/**
+	 * The deadline every wait keeps to (a tool call's): beforeWait has already refused a wait past
+	 * it, so a wait here that would still pass it (the clock moved on) ends with the last failure.
+	 */
+	within?: Within;
 }
 
 /**
@@ -124,7 +137,9 @@ export async function retried<T>(
 		const planned = delayFor(failure, n, policy);
 		const wait = rules.beforeWait ? rules.beforeWait(failure, planned, n) : planned;
 		if (wait === undefined) return { failure, attempts: n };
-		if (wait > 0) await sleep(wait);
+		// A wait past the deadline is not taken: the request ends with the failure it met.
+		if (!fitsWithin(rules.within, wait)) return { failure, attempts: n };
+		if (wait > 0) await waitWithinCall(rules.within, wait, () => readFailureError(failure));
 	}
 }
 
@@ -139,17 +154,18 @@ export async function withRetry<T>(
 	policy: RetryPolicy = DEFAULT_RETRY,
 	/**
 	 * Told of each failure that will be retried, with the wait planned before the next attempt,
-	 * before the wait; may throw to end here instead (nothing more is sent).
+	 * before the wait; may throw to end here instead (nothing more is sent), or return false to give
+	 * up on this failure now.
 	 */
-	onRetry?: (failure: Failure, wait: number) => void,
+	onRetry?: (failure: Failure, wait: number) => boolean | void,
+	/** The deadline every wait keeps to (a tool call's). */
+	within?: Within,
 ): Promise<T> {
 	const outcome = await retried(attempt, {
 		idempotent,
 		policy,
-		beforeWait: (failure, wait) => {
-			onRetry?.(failure, wait);
-			return wait;
-		},
+		within,
+		beforeWait: (failure, wait) => (onRetry?.(failure, wait) === false ? undefined : wait),
 	});
 	if ('failure' in outcome) throw await giveUp(outcome.failure, outcome.attempts);
 	return outcome.answer;

@@ -1,6 +1,7 @@
-import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
+import { NodeOperationError, type INode } from 'n8n-workflow';
 import { MAX_RETRY_WAIT_MS } from './attempts';
 import type { WaitBound } from '../toolCall';
+import { waitWithinCall } from '../callDeadline';
 
 /**
  * Bounds the requests one run has in flight. A 429 halves the bound (down to one at a time) for
@@ -32,15 +33,14 @@ export class RequestGate {
 
 	/**
 	 * Waits for a free place; returns the generation to hand to slowDown if the answer is a 429.
-	 * With a `bound` (a tool call), a pause after a 429 longer than it allows is not waited out:
-	 * its error is thrown instead, and no place is taken.
+	 * With a `bound` (a tool call's deadline), a pause after a 429 that would end past it is not
+	 * waited out: its error is thrown instead, and no place is taken.
 	 */
 	async acquire(bound?: WaitBound): Promise<number> {
 		for (;;) {
 			this.throwIfClosed();
 			const wait = this.pausedUntil - Date.now();
-			if (bound && wait > bound.maxWaitMs) throw bound.error(wait, true);
-			if (wait > 0) await sleep(wait);
+			if (wait > 0) await waitWithinCall(bound, wait, (ms) => (bound as WaitBound).error(ms, true));
 			if (this.active < this.bound) break;
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}

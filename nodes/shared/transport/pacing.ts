@@ -1,6 +1,7 @@
-import { LoggerProxy, sleep, type INode } from 'n8n-workflow';
+import { LoggerProxy, type INode } from 'n8n-workflow';
 import type { CredentialView, PaceLimit } from '../auth/credentialView';
 import type { WaitBound } from '../toolCall';
+import { fitsWithin, waitWithinCall } from '../callDeadline';
 
 interface PathState {
 	/** Start times of the requests let through within the last window, oldest first. */
@@ -92,15 +93,16 @@ export class Pacer {
 	/**
 	 * Waits until one more request may start on this path, records its start and returns how long
 	 * it waited (ms). Requests on one path are let through in the order they asked. With a `bound`
-	 * (a tool call), a wait longer than it allows is not taken: its error is thrown at once, or when
-	 * the request's turn comes, and the request takes no place, so nothing is sent for it.
+	 * (a tool call's deadline), a wait that would end past it is not taken: its error is thrown at
+	 * once, or when the request's turn comes, and the request takes no place, so nothing is sent for it.
 	 */
 	async admit(key: string, limit: PaceLimit, reserve = false, bound?: WaitBound): Promise<number> {
 		const state = this.state(key);
 		const asked = Date.now();
 		if (bound) {
 			const at = this.startsAt(state, limit, reserve, asked);
-			if (at - asked > bound.maxWaitMs) throw bound.error(at - asked, state.blockedUntil > asked);
+			if (!fitsWithin(bound, at - asked, asked))
+				throw bound.error(at - asked, state.blockedUntil > asked);
 		}
 		state.waiting++;
 		const turn = state.queue.then(async () => {
@@ -127,11 +129,10 @@ export class Pacer {
 				}
 				// A tool call whose turn came later than foreseen (a 429 meanwhile): it gives up its turn
 				// without a start, and the requests behind it move up.
-				if (bound && until - asked > bound.maxWaitMs) {
-					throw bound.error(until - now, state.blockedUntil > now);
-				}
-				if (waited === 0 && until - now >= 1_000) logWait(key, limit, until - now);
-				await sleep(until - now);
+				const blocked = state.blockedUntil > now;
+				if (waited === 0 && until - now >= 1_000 && fitsWithin(bound, until - now, now))
+					logWait(key, limit, until - now);
+				await waitWithinCall(bound, until - now, (ms) => (bound as WaitBound).error(ms, blocked));
 				waited += until - now;
 			}
 		});

@@ -23,13 +23,12 @@ import { readFailure, TokenRevoked, type Failure } from './apiFailure';
 import type { RequestGate } from './gate';
 import { pacer } from './pacing';
 import {
-	isToolCall,
 	noteUnderWay,
 	rateLimitWaitMessage,
-	toolMaxWaitMs,
 	type RateLimitWords,
 	type WaitBound,
 } from '../toolCall';
+import { callDeadline, fitsWithin, noteSent, type CallDeadline } from '../callDeadline';
 
 /** Every kind of n8n function context a request to the API is made from. */
 export type RequestContext =
@@ -75,6 +74,13 @@ export interface SendPolicy<T> {
 	owner?: string;
 }
 
+/** A tool call's note of a request it sends: its deadline, the path, and the request once sent. */
+interface CallNote {
+	deadline: CallDeadline;
+	path: string;
+	noted?: ReturnType<typeof noteSent>;
+}
+
 /** Without a timeout a stalled connection would hang a run (or a trigger's poll) for good. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -99,6 +105,7 @@ async function transmit(
 	timeoutMs: number,
 	renewOn401 = true,
 	sent: object[] = [],
+	call?: CallNote,
 ): Promise<unknown> {
 	const own =
 		'getExecutionCancelSignal' in ctx
@@ -107,6 +114,7 @@ async function transmit(
 	return await withDeadline(
 		timeoutMs,
 		async (signal) => {
+			if (call) call.noted = noteSent(call.deadline, methodOf(outgoing), call.path);
 			if ('routing' in outgoing) {
 				// A declarative request goes through RoutingNode, whose context cannot be given the
 				// deadline: the run stops waiting at the deadline and n8n closes the connection when
@@ -148,21 +156,24 @@ async function transmitOrReadAgain(
 	timeoutMs: number,
 	policy: { renews?: boolean; runEndsAt?: number },
 	sent: object[] = [],
+	call?: CallNote,
 ): Promise<unknown> {
-	return await transmit(ctx, outgoing, timeoutMs, true, sent).catch(async (error: unknown) => {
-		const rest = (policy.runEndsAt ?? Infinity) - Date.now();
-		if (!policy.renews || readFailure(error).status !== 401) return await Promise.reject(error);
-		// The token n8n renewed was refused: no later request is handed it by a shared renewal.
-		refusedWith(sent);
-		if (rest <= 0) return await Promise.reject(error);
-		return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false, sent).catch(
-			async (again: unknown) => {
-				if (readFailure(again).status !== 401) return await Promise.reject(again);
-				refusedWith(sent);
-				return await Promise.reject(new TokenRevoked());
-			},
-		);
-	});
+	return await transmit(ctx, outgoing, timeoutMs, true, sent, call).catch(
+		async (error: unknown) => {
+			const rest = (policy.runEndsAt ?? Infinity) - Date.now();
+			if (!policy.renews || readFailure(error).status !== 401) return await Promise.reject(error);
+			// The token n8n renewed was refused: no later request is handed it by a shared renewal.
+			refusedWith(sent);
+			if (rest <= 0) return await Promise.reject(error);
+			return await transmit(ctx, outgoing, Math.min(timeoutMs, rest), false, sent, call).catch(
+				async (again: unknown) => {
+					if (readFailure(again).status !== 401) return await Promise.reject(again);
+					refusedWith(sent);
+					return await Promise.reject(new TokenRevoked());
+				},
+			);
+		},
+	);
 }
 
 /**
@@ -179,9 +190,8 @@ export async function send<T>(
 	let generation = 0;
 	const timeoutMs = policy.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const pace = policy.pace;
-	// A tool call must answer before the AI client gives up: it takes no wait longer than the bound.
-	const tool = isToolCall(ctx);
-	const maxWaitMs = tool ? toolMaxWaitMs() : undefined;
+	// A tool call must answer before the AI client gives up: every wait in it keeps to its deadline.
+	const call = callDeadline(ctx);
 	const refuse = (words: Omit<RateLimitWords, 'path' | 'requests' | 'windowMs'>) =>
 		new NodeOperationError(
 			ctx.getNode(),
@@ -189,18 +199,21 @@ export async function send<T>(
 				path: pathOf(outgoing, pace?.key),
 				requests: pace?.limit.requests ?? 10,
 				windowMs: pace?.limit.windowMs ?? 60_000,
+				call,
 				...words,
 			}),
 			{ itemIndex: policy.itemIndex },
 		);
 	const bound: WaitBound | undefined =
-		maxWaitMs === undefined
+		call === undefined
 			? undefined
 			: {
-					maxWaitMs,
+					endsAt: call.endsAt,
 					error: (waitMs, blocked) => refuse({ waitMs, cause: blocked ? 'blocked' : 'used' }),
 				};
-	const ended = policy.owner === undefined ? undefined : noteUnderWay(policy.owner, tool);
+	// The request of this send as the call noted it, to mark a 429 on it.
+	let note: CallNote | undefined;
+	const ended = policy.owner === undefined ? undefined : noteUnderWay(policy.owner, call);
 	try {
 		return await sendBounded();
 	} finally {
@@ -222,6 +235,7 @@ export async function send<T>(
 						if (waited > 0) pace.onWait?.(waited);
 					}
 					const sent: object[] = [];
+					note = call && { deadline: call, path: pathOf(outgoing, pace?.key) };
 					try {
 						const left = (policy.runEndsAt ?? Infinity) - Date.now();
 						if (left <= 0) throw new RunDeadlineExceeded(ctx.getNode(), policy.itemIndex);
@@ -231,6 +245,7 @@ export async function send<T>(
 							Math.min(timeoutMs, left),
 							policy,
 							sent,
+							note,
 						);
 					} finally {
 						if (pace && reserve) pacer.release(pace.key, sendsBeyondFirst(sent, repeatsBefore));
@@ -254,24 +269,31 @@ export async function send<T>(
 				// A run that already failed does not wait to retry.
 				gate?.throwIfClosed();
 				if (failure.status === 429) {
+					// The API performed nothing it answered 429: what the call sent says so.
+					if (note?.noted) note.noted.refused429 = true;
 					// Sending again while the API blocks the path would extend the block: wait it out.
 					if (pace) pacer.block(pace.key, pace.limit);
 					gate?.slowDown(generation, failure.retryAfterMs);
-					if (maxWaitMs !== undefined) {
+					if (call !== undefined) {
 						// A tool call: the block or the Retry-After (uncapped: when the API takes requests
-						// again) is not waited out when it is longer than the bound.
+						// again) is not waited out when it would end past the call's deadline.
 						const asked = failure.retryAfterMs ?? 0;
 						const blocked = pace ? pacer.waitFor(pace.key, pace.limit, policy.renews === true) : 0;
 						const longest = Math.max(wait, asked, blocked);
-						if (longest > maxWaitMs) {
+						if (!fitsWithin(call, longest)) {
 							throw refuse({
 								waitMs: longest,
+								askedMs: asked > 0 ? asked : undefined,
 								cause: asked >= blocked && asked > 0 ? 'retryAfter' : '429',
 							});
 						}
 					}
 				}
+				// Any other wait before a retry that would end past a tool call's deadline is not
+				// taken: the call ends with the failure it met.
+				return fitsWithin(call, wait);
 			},
+			call,
 		);
 	}
 }
@@ -285,6 +307,12 @@ function pathOf(outgoing: Outgoing, key: string | undefined): string {
 	} catch {
 		return url;
 	}
+}
+
+/** The method of a request, for what a call sent. */
+function methodOf(outgoing: Outgoing): string {
+	const options = 'http' in outgoing ? outgoing.http : outgoing.routing.options;
+	return String(options.method ?? 'GET');
 }
 
 /**

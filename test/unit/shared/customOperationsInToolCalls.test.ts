@@ -17,7 +17,10 @@ const registryWritesExecute = (node: { execute?: unknown }) => !node.execute;
 const routing: Execute = async () => [[{ json: { ran: 'routing' } }]];
 
 const contextFor = (parameters: INodeParameters) =>
-	({ getNode: () => ({ parameters }) }) as unknown as IExecuteFunctions;
+	({
+		getNode: () => ({ type: 'n8n-nodes-ad-cabinet.adCabinetAdsTool', parameters }),
+		getInputData: () => [{ json: {} }],
+	}) as unknown as IExecuteFunctions;
 
 describe('DeclarativeNodeWithCustomOperations', () => {
 	test('before n8n writes its execute the node has none, so the registry still writes it', () => {

@@ -1,6 +1,6 @@
 import { deepCopy, type IDataObject, type IExecuteSingleFunctions, type INode } from 'n8n-workflow';
 import { credentialViewOf, type CredentialView } from '../../../shared/auth';
-import { isToolCall } from '../../../shared/toolCall';
+import { isToolCall } from '../../../shared/callDeadline';
 import { paceKey } from '../../../shared/transport/pacing';
 
 /**

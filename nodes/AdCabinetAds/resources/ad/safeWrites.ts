@@ -283,7 +283,7 @@ export async function guardAdUpdate(
 	if (!needsAd) return undefined;
 	const adId = readAdId(this);
 	// A run changing the same ad at this moment goes first; the ad is then read after its PUT.
-	const held = settings.dryRun ? undefined : await holdUpdate(this, adId);
+	const held = settings.dryRun ? undefined : await holdUpdate(this, adId, names.paths.ad(adId));
 	if (held?.waited) perExecution(this, 'adDetails').delete(adId);
 	// The hold goes when the guard decides without a write or fails, else when the write settles.
 	let settled = false;

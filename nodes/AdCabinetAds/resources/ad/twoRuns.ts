@@ -9,7 +9,9 @@ import { credentialViewOf } from '../../../shared/auth';
 import { claim, type Claim } from '../../../shared/store/claims';
 import { takeHold } from '../../../shared/store/holds';
 import { sharedRecordsOf, type SharedRecords } from '../../../shared/store/records';
-import { paceKey } from '../../../shared/transport/pacing';
+import { pacer, paceKey } from '../../../shared/transport/pacing';
+import type { CredentialView } from '../../../shared/auth/credentialView';
+import { callDeadline, deadlineMessage, type CallDeadline } from '../../../shared/callDeadline';
 
 /**
  * When two executions write the same ad at once: n8n may start one workflow twice at the same
@@ -97,12 +99,49 @@ export async function claimUpdate(
 }
 
 /**
+ * A tool call that would wait past its deadline for another execution's change of the same ad:
+ * when to try again is when the ad's path takes a request after those queued on it (the other run
+ * waits there, and its change then takes a few seconds), and at least a few seconds.
+ */
+function busyUpdate(
+	fx: IExecuteSingleFunctions,
+	call: CallDeadline,
+	adId: string,
+	view: CredentialView,
+	adPath: string | undefined,
+): NodeOperationError {
+	const pathWait =
+		adPath !== undefined && view.pace
+			? pacer.waitFor(paceKey(fx.getNode(), view, adPath), view.pace)
+			: 0;
+	return new NodeOperationError(
+		fx.getNode(),
+		deadlineMessage(
+			call,
+			`Ad ${adId} was not changed: another execution of this workflow is changing the same ad at this moment (two runs at once)`,
+			Math.max(5_000, pathWait + 2_000),
+		),
+		{ itemIndex: fx.getItemIndex() },
+	);
+}
+
+/**
  * The hold of this process and the claim across processes for changing one ad: the later run waits
  * for the earlier one's PUT to end, then reads the ad again, so that each bound holds against the
- * value the API had when its PUT was sent.
+ * value the API had when its PUT was sent. A tool call waits for the hold only within its deadline.
  */
-export async function holdUpdate(fx: IExecuteSingleFunctions, adId: string): Promise<Guarded> {
-	const hold = await takeHold(`${await holderOf(fx)}|update|${adId}`, HOLD_MAX_MS);
+export async function holdUpdate(
+	fx: IExecuteSingleFunctions,
+	adId: string,
+	adPath?: string,
+): Promise<Guarded> {
+	const view = await credentialViewOf(fx);
+	const call = callDeadline(fx);
+	const hold = await takeHold(
+		`${paceKey(fx.getNode(), view, '')}|update|${adId}`,
+		HOLD_MAX_MS,
+		call && { endsAt: call.endsAt, tooLong: () => busyUpdate(fx, call, adId, view, adPath) },
+	);
 	const records = recordsOrNone(fx);
 	let claimed: (Claim & { waited: boolean }) | undefined;
 	let waited = hold.waitedMs > 0;

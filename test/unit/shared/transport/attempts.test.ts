@@ -53,9 +53,9 @@ describe('withRetry', () => {
 	test('a read retries transient failures and reports each one before its wait', async () => {
 		const seen: Array<number | string | undefined> = [];
 		const attempt = attempts([httpError(502), networkError('ETIMEDOUT'), httpError(429)]);
-		const result = await withRetry(attempt, true, giveUp(), policy, (failure) =>
-			seen.push(failure.status ?? failure.code),
-		);
+		const result = await withRetry(attempt, true, giveUp(), policy, (failure) => {
+			seen.push(failure.status ?? failure.code);
+		});
 		expect(result).toBe('done');
 		expect(attempt).toHaveBeenCalledTimes(4);
 		expect(seen).toEqual([502, 'ETIMEDOUT', 429]);

@@ -14,19 +14,20 @@ class TooLong extends Error {
 		super(`wait ${waitMs}`);
 	}
 }
+/** A deadline `maxWaitMs` from now. */
 const bound = (maxWaitMs: number): WaitBound => ({
-	maxWaitMs,
+	endsAt: Date.now() + maxWaitMs,
 	error: (waitMs, blocked) => new TooLong(waitMs, blocked),
 });
 
-describe('Pacer with a bound on the wait (a tool call)', () => {
+describe("Pacer with a deadline on the wait (a tool call's)", () => {
 	beforeEach(() => {
 		jest.useFakeTimers();
 		jest.setSystemTime(Date.parse('2026-11-23T10:00:00Z'));
 	});
 	afterEach(() => jest.useRealTimers());
 
-	test('a wait within the bound is taken', async () => {
+	test('a wait that ends by the deadline is taken', async () => {
 		const pacer = new Pacer();
 		const t0 = Date.now();
 		await pacer.admit(KEY, LIMIT);
