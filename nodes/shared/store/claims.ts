@@ -141,7 +141,15 @@ export async function claim(
 		const made = await attemptClaim(records, subject, slotMs, clock, tidy, onAgain);
 		if (!made.made) return heldElsewhere;
 		if (settleMs) {
-			await clock.sleep(settleMs);
+			// A wait the clock will not take (a tool call out of time) lets go of the claim made first.
+			await clock.sleep(settleMs).catch(async (error: unknown) => {
+				await tidy.forget(
+					records,
+					made.kept.filter((text) => text !== made.own),
+					made.own,
+				);
+				throw error;
+			});
 			const kept = (await records.testAndRecord([made.own])).has(made.own);
 			if (!kept) {
 				// Dropped by an overlapping write: the other run of this subject may hold the claim now.

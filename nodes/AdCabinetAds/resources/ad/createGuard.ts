@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { Clock } from '../../../shared/store/clock';
+import { isOutOfTime, type Clock } from '../../../shared/store/clock';
 import { claim, type Claim } from '../../../shared/store/claims';
 import { SETTLE_MS, type SharedRecords, type Tidy } from '../../../shared/store/records';
 
@@ -44,7 +44,10 @@ export type CreateDecision =
  */
 export const APPEAR_WAITS_MS = [3_000, 6_000, 12_000, 12_000];
 
-async function claimFor(ports: CreatePorts, identity: string): Promise<Claim | undefined> {
+async function claimFor(
+	ports: CreatePorts,
+	identity: string,
+): Promise<Claim | { outOfTime: Error } | undefined> {
 	if (!ports.records) return undefined;
 	try {
 		return await claim(ports.records, `create|${identity}`, {
@@ -63,6 +66,8 @@ async function claimFor(ports: CreatePorts, identity: string): Promise<Claim | u
 				),
 		});
 	} catch (error) {
+		// A tool call out of time answers now; nothing was sent.
+		if (isOutOfTime(error)) return { outOfTime: error };
 		// The records did not answer: the hold and the look after the create still apply.
 		ports.log(
 			`the claim to create an ad could not be made (${error instanceof Error ? error.message : String(error)}); creating with the hold and the look after the create only`,
@@ -73,13 +78,14 @@ async function claimFor(ports: CreatePorts, identity: string): Promise<Claim | u
 
 export async function guardCreate(ports: CreatePorts, identity: string): Promise<CreateDecision> {
 	const hold = await ports.hold();
-	let claimed: Claim | undefined;
+	let claimed: Claim | { outOfTime: Error } | undefined;
 	let sending = false;
 	try {
 		// After waiting for another execution of this process, its ad may be in the list now.
 		const there = await ports.findIdentical(hold.waited);
 		if (there) return { skip: there };
 		claimed = await claimFor(ports, identity);
+		if (claimed && 'outOfTime' in claimed) throw claimed.outOfTime;
 		for (const wait of APPEAR_WAITS_MS) {
 			if (!claimed || claimed.made) break;
 			// Another process is creating the same ad at this moment: its ad is this row's ad. Until it
@@ -89,6 +95,7 @@ export async function guardCreate(ports: CreatePorts, identity: string): Promise
 			const appeared = await ports.findIdentical(true);
 			if (appeared) return { skip: appeared };
 			claimed = await claimFor(ports, identity);
+			if (claimed && 'outOfTime' in claimed) throw claimed.outOfTime;
 		}
 		if (claimed && !claimed.made) return { pending: true };
 		if (claimed?.recentlyDone) {
@@ -98,7 +105,7 @@ export async function guardCreate(ports: CreatePorts, identity: string): Promise
 			if (made) return { skip: made };
 		}
 		sending = true;
-		const mine = claimed;
+		const mine = claimed && 'outOfTime' in claimed ? undefined : claimed;
 		return {
 			send: true,
 			settle: async (made) => {
@@ -114,7 +121,7 @@ export async function guardCreate(ports: CreatePorts, identity: string): Promise
 		if (!sending) {
 			// Decided without a create, or failed: nothing of this run holds anyone back.
 			hold.release();
-			await claimed?.release().catch(() => undefined);
+			if (claimed && 'release' in claimed) await claimed.release().catch(() => undefined);
 		}
 	}
 }

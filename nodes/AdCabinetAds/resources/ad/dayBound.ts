@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { invalidInput } from '../../../shared/validation';
-import { realClock } from '../../../shared/store/clock';
 import { boundByDay, DayRecordDamaged, type DayRefusal } from '../../../shared/store/dayStart';
 import { sharedRecordsOf } from '../../../shared/store/records';
-import { tidyOf } from './twoRuns';
+import { isOutOfTime } from '../../../shared/store/clock';
+import { guardClock, tidyOf } from './twoRuns';
 import { labelOf } from './fields/adFields';
 
 /** The values Max Change % per Day bounds: what an ad spends, not its total budget. */
@@ -55,15 +55,24 @@ export async function checkDayBound(
 	} catch (error) {
 		throw refusedFor(fx, (error as Error).message);
 	}
-	const options = { clock: realClock, tidy: tidyOf(fx) };
+	const options = {
+		clock: guardClock(
+			fx,
+			`Ad ${adId} was not changed: recording the start of its day for Max Change % per Day needs a second more than this tool call has left`,
+		),
+		tidy: tidyOf(fx),
+	};
 	const now = Date.now();
+	// A tool call out of time answers as its clock said; nothing was sent.
 	const failed = (error: unknown) =>
-		error instanceof DayRecordDamaged
-			? refusedFor(
-					fx,
-					"this ad's day record was cut short by two runs writing at the same moment; it ends within 25 hours of its start",
-				)
-			: refusedFor(fx, "n8n's database did not answer", error);
+		isOutOfTime(error)
+			? error
+			: error instanceof DayRecordDamaged
+				? refusedFor(
+						fx,
+						"this ad's day record was cut short by two runs writing at the same moment; it ends within 25 hours of its start",
+					)
+				: refusedFor(fx, "n8n's database did not answer", error);
 	for (const field of changing) {
 		const asked = body[field] as number;
 		let refused: DayRefusal | undefined;

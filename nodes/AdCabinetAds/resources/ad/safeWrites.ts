@@ -7,7 +7,6 @@ import type {
 import { readAdList } from '../../../shared/adList';
 import { PAGE_BOUND_SLACK } from '../../../shared/constants';
 import type { PlatformNames } from '../../../shared/platform';
-import { realClock } from '../../../shared/store/clock';
 import { apiRequest } from '../../../shared/transport/request';
 import {
 	changesOf,
@@ -25,7 +24,14 @@ import { identityOf, readableText, readableUrl } from './sameAd';
 import { checkDayBound } from './dayBound';
 import { guardCreate, type CreateDecision, type CreatePorts } from './createGuard';
 import { lookForTwinAfterLastWrite } from './twinLook';
-import { holdCreate, holdUpdate, otherRunPending, recordsOrNone, tidyOf } from './twoRuns';
+import {
+	guardClock,
+	holdCreate,
+	holdUpdate,
+	otherRunPending,
+	recordsOrNone,
+	tidyOf,
+} from './twoRuns';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -242,7 +248,10 @@ function createPorts(
 ): CreatePorts {
 	return {
 		records: recordsOrNone(fx),
-		clock: realClock,
+		clock: guardClock(
+			fx,
+			`Ad "${text(body.title)}" was not created: the checks that keep two runs from creating the same ad (another run may be creating it at this moment) need more time than this tool call has left`,
+		),
 		tidy: tidyOf(fx),
 		hold: async () => await holdCreate(fx, key),
 		findIdentical: async (fresh) =>

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { realClock, type Clock } from '../../../shared/store/clock';
+import { clockWithin, isOutOfTime, realClock, type Clock } from '../../../shared/store/clock';
 import { Tidy } from '../../../shared/store/records';
 import { atEndOfWrites } from '../../../shared/endOfWrites';
 import { perExecution } from '../../../shared/writes';
@@ -63,6 +63,28 @@ export function tidyOf(fx: IExecuteSingleFunctions): Tidy {
 	return mine;
 }
 
+/**
+ * The clock of the two-runs guards: in a tool call every wait draws on the call's one deadline, and
+ * a wait past it answers at once, with `reason`, when to try again and what the call sent.
+ */
+export function guardClock(
+	fx: IExecuteSingleFunctions,
+	reason: string,
+	tryAgainMs?: (waitMs: number) => number,
+): Clock {
+	const call = callDeadline(fx);
+	if (!call) return realClock;
+	return clockWithin(
+		call.endsAt,
+		(waitMs) =>
+			new NodeOperationError(
+				fx.getNode(),
+				deadlineMessage(call, reason, tryAgainMs?.(waitMs) ?? Math.max(waitMs, 1_000)),
+				{ itemIndex: fx.getItemIndex() },
+			),
+	);
+}
+
 /** The shared records, or undefined where n8n gives the node none (the hold still works). */
 export function recordsOrNone(fx: IExecuteSingleFunctions): SharedRecords | undefined {
 	try {
@@ -74,7 +96,26 @@ export function recordsOrNone(fx: IExecuteSingleFunctions): SharedRecords | unde
 
 /** The hold of this process for creating an ad of this identity. */
 export async function holdCreate(fx: IExecuteSingleFunctions, identity: string): Promise<Guarded> {
-	const hold = await takeHold(`${await holderOf(fx)}|create|${identity}`, HOLD_MAX_MS);
+	const call = callDeadline(fx);
+	// A tool call waits for another execution's create of the same ad only within its deadline;
+	// a create takes a few seconds, so it is tried again after 5.
+	const hold = await takeHold(
+		`${await holderOf(fx)}|create|${identity}`,
+		HOLD_MAX_MS,
+		call && {
+			endsAt: call.endsAt,
+			tooLong: () =>
+				new NodeOperationError(
+					fx.getNode(),
+					deadlineMessage(
+						call,
+						'The ad was not created: another execution is creating the same ad at this moment (two runs at once)',
+						5_000,
+					),
+					{ itemIndex: fx.getItemIndex() },
+				),
+		},
+	);
 	return { waited: hold.waitedMs > 0, release: async () => hold.release() };
 }
 
@@ -146,7 +187,21 @@ export async function holdUpdate(
 	let claimed: (Claim & { waited: boolean }) | undefined;
 	let waited = hold.waitedMs > 0;
 	if (records) {
-		claimed = await claimUpdate(records, adId, realClock, tidyOf(fx)).catch(() => undefined);
+		let outOfTime: Error | undefined;
+		const clock = guardClock(
+			fx,
+			`Ad ${adId} was not changed: another run is changing the same ad at this moment (two runs at once)`,
+			() => 5_000,
+		);
+		claimed = await claimUpdate(records, adId, clock, tidyOf(fx)).catch((error: unknown) => {
+			// A tool call out of time answers now; other failures of the records are worked around.
+			if (isOutOfTime(error)) outOfTime = error;
+			return undefined;
+		});
+		if (outOfTime) {
+			hold.release();
+			throw outOfTime;
+		}
 		waited ||= claimed?.waited ?? false;
 		if (claimed && !claimed.made) {
 			hold.release();

@@ -1,6 +1,7 @@
 import { RecordsModel } from '../../../../harness/processedData';
 import { guardCreate } from '../../../../nodes/AdCabinetAds/resources/ad/createGuard';
 import { claim } from '../../../../nodes/shared/store/claims';
+import { clockWithin } from '../../../../nodes/shared/store/clock';
 import { boundByDay, readDayStart } from '../../../../nodes/shared/store/dayStart';
 import {
 	MAX_RECORDS,
@@ -112,6 +113,42 @@ describe('a create’s guard', () => {
 		expect(await guarding).toBe('the ad list did not answer');
 		await clock.advance(2_000);
 		expect((await claim(recordsOf(model), 'create|ad', { clock })).made).toBe(true);
+	});
+});
+
+describe('in a tool call', () => {
+	test('a create that stands back answers when its next look would pass the deadline, and sends nothing', async () => {
+		const model = new RecordsModel();
+		const clock = new ManualClock(T0);
+		// Another process holds the claim and is creating the same ad.
+		expect((await claim(recordsOf(model), 'create|ad', { clock })).made).toBe(true);
+		const sent: string[] = [];
+		const deadline = clockWithin(
+			T0 + 20_000,
+			(waitMs) => new Error(`out of time: try again in ${Math.ceil(waitMs / 1000)} s`),
+			clock,
+		);
+		const guarding = guardCreate(
+			{
+				records: recordsOf(model),
+				clock: deadline,
+				tidy: new Tidy(clock),
+				hold: async () => ({ waited: false, release: () => undefined }),
+				findIdentical: async () => {
+					sent.push(`list read at +${clock.now() - T0} ms`);
+					return undefined;
+				},
+				log: () => undefined,
+			},
+			'ad',
+		).then(
+			() => 'decided',
+			(error: Error) => error.message,
+		);
+		await clock.advance(30_000);
+		// Looks at 3 s and 9 s fit in 20 s; the next, 12 s later, would end at 21 s.
+		expect(await guarding).toBe('out of time: try again in 12 s');
+		expect(sent).toEqual(['list read at +0 ms', 'list read at +3000 ms', 'list read at +9000 ms']);
 	});
 });
 
