@@ -14,6 +14,7 @@ import {
 	executableNodes,
 	itemsOf,
 	manualRunTriggerOf,
+	onlyOnError,
 	CREDENTIAL_TYPE,
 	SANDBOX_CREDENTIAL,
 	type BinaryRef,
@@ -35,8 +36,10 @@ function assertRanCompletely(example: Example, run: RunData): void {
 		assert.ok(!nodeError, `"${name}" failed: ${nodeError?.message ?? ''}`);
 	}
 	assert.equal(run.status, 'success', `execution status ${run.status}`);
+	// A node after an error output runs only when an item failed.
+	const onError = onlyOnError(example.workflow);
 	const skipped = executableNodes(example.workflow).filter(
-		(node) => itemsOf(run, node.name) === undefined,
+		(node) => itemsOf(run, node.name) === undefined && !onError.has(node.name),
 	);
 	assert.deepEqual(
 		skipped.map((n) => n.name),

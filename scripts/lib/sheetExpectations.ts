@@ -41,9 +41,18 @@ export const SHEET_EXPECTATIONS: Record<string, ExampleExpectation> = {
 				(r) => r.method === 'GET' && r.path === '/api/v2/advertisement/',
 			);
 			assert.deepEqual(
-				lists.map((r) => r.query.advertisement_titles),
+				lists
+					.filter((r) => r.query.advertisement_titles !== undefined)
+					.map((r) => r.query.advertisement_titles),
 				pending.map((row) => row.title),
 				'the ad list is read once per title, with that title',
+			);
+			// After the node's last create, one look at the ads made today for a twin another run
+			// (of this workflow or another) made at the same moment.
+			assert.deepEqual(
+				lists.filter((r) => r.query.advertisement_titles === undefined).map((r) => r.query.period),
+				creates.length > 0 ? ['today'] : [],
+				'one look at the ads made today after the creates, and only then',
 			);
 
 			const made = items('Create ad').map((item) => item.json);

@@ -20,6 +20,8 @@ export interface WorkflowNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	disabled?: boolean;
+	/** `continueErrorOutput`: the node's items that fail leave by an error output of their own. */
+	onError?: string;
 	/** The node's note in the editor (shown on the canvas with notesInFlow). */
 	notes?: string;
 	notesInFlow?: boolean;
@@ -86,6 +88,36 @@ export function executableNodes(workflow: WorkflowJson): WorkflowNode[] {
 	return workflow.nodes.filter(
 		(node) => node.type !== 'n8n-nodes-base.stickyNote' && !node.disabled,
 	);
+}
+
+type Connections = Record<string, { main?: Array<Array<{ node: string }> | null> }>;
+
+/**
+ * The nodes reached only through an error output (a node with `onError: continueErrorOutput`
+ * sends the items that failed through its last output): they run only when something failed.
+ */
+export function onlyOnError(workflow: WorkflowJson): Set<string> {
+	const connections = workflow.connections as Connections;
+	const byName = new Map(workflow.nodes.map((node) => [node.name, node]));
+	const incoming = new Map<string, Array<{ from: string; error: boolean }>>();
+	for (const [from, outputs] of Object.entries(connections)) {
+		const main = outputs.main ?? [];
+		const errorOutput = byName.get(from)?.onError === 'continueErrorOutput' ? main.length - 1 : -1;
+		main.forEach((targets, index) => {
+			for (const { node } of targets ?? [])
+				incoming.set(node, [...(incoming.get(node) ?? []), { from, error: index === errorOutput }]);
+		});
+	}
+	const out = new Set<string>();
+	for (let grew = true; grew;) {
+		grew = false;
+		for (const [node, edges] of incoming)
+			if (!out.has(node) && edges.every((edge) => edge.error || out.has(edge.from))) {
+				out.add(node);
+				grew = true;
+			}
+	}
+	return out;
 }
 
 /** A polling trigger starts the workflow: `n8n execute` would pass it through without polling. */
