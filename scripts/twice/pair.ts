@@ -21,6 +21,8 @@ import {
 } from '../lib/workflows';
 
 export const FILE = 'create-ads-from-sheet.json';
+/** Pairs started in queue mode at most, until one lands on two different workers. */
+export const MAX_PAIRS = 4;
 /** The campaign the recipe's Create ad node names. */
 const CAMPAIGN = 2201;
 const SAMPLE_SHEET = 'Sample sheet';
@@ -193,4 +195,18 @@ export function describeRun(run: RunData): string {
 	const made = items.length - skipped.length;
 	const why = error ? `; ${(error.message ?? '').split('\n')[0]}` : '';
 	return `${run.status ?? 'unknown'}: ${made} made, ${skipped.length} skipped${why}`;
+}
+
+/** The pair as lines: each run, its rows, and what reached the sandbox. */
+export function printPair(outcome: PairOutcome, where: [string, string]): void {
+	outcome.runs.forEach((run, i) =>
+		console.log(`  execution ${outcome.ids[i]} (${where[i]}): ${describeRun(run)}`),
+	);
+	console.log(`  rows: ${outcome.rows.map((r) => `"${r.title}"`).join(', ')}`);
+	console.log(`  create requests per row: ${outcome.createsPerRow.join(', ')}`);
+	console.log(`  ads per row: ${outcome.adsPerRow.join(', ')}`);
+	console.log(
+		`  requests at the sandbox: ${outcome.requests.join(', ')}; ${outcome.rateLimited} answered 429 by the rate limit`,
+	);
+	console.log(`  (both ended ${seconds(outcome.tookMs)} after the starts)`);
 }
