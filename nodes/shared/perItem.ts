@@ -8,15 +8,22 @@ interface ItemContext {
 	getInputData(): INodeExecutionData[];
 }
 
-/** The item Continue On Fail puts out for a failed input item: its message, advice and status, paired to it. */
+/**
+ * The item Continue On Fail puts out for a failed input item: its message, and the advice and status
+ * under `details`, paired to it. n8n sends an item to a node's error output (On Error: Continue
+ * (using error output)) only when its fields are among `error`, `message` and `details`; an item with
+ * any other field is taken for a success, and the failure would flow on as if the write had been made.
+ */
 function errorItem(
-	error: unknown,
+	error: NodeApiError | NodeOperationError,
 	pairedItem: IPairedItemData | IPairedItemData[],
 ): INodeExecutionData {
-	const json: IDataObject = { error: (error as Error).message };
+	const json: IDataObject = { error: error.message };
+	const details: IDataObject = {};
 	const { description, httpCode } = error as { description?: unknown; httpCode?: unknown };
-	if (typeof description === 'string' && description) json.description = description;
-	if (typeof httpCode === 'string' && httpCode) json.httpCode = httpCode;
+	if (typeof description === 'string' && description) details.description = description;
+	if (typeof httpCode === 'string' && httpCode) details.httpCode = httpCode;
+	if (Object.keys(details).length) json.details = details;
 	return { json, pairedItem };
 }
 
@@ -46,8 +53,9 @@ export async function guardItem(
 		for (const item of out) item.pairedItem = pairedItem;
 		return out;
 	} catch (error) {
-		if (!ctx.continueOnFail()) throw asNodeError(ctx.getNode(), error, itemIndex);
-		return [errorItem(error, pairedItem)];
+		const nodeError = asNodeError(ctx.getNode(), error, itemIndex);
+		if (!ctx.continueOnFail()) throw nodeError;
+		return [errorItem(nodeError, pairedItem)];
 	}
 }
 

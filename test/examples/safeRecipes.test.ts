@@ -96,3 +96,30 @@ describe('the safe-write recipes run twice in-process (npm run test:e2e and test
 		for (const item of shown) expect(item).toMatchObject({ dryRun: true, method: 'PUT' });
 	});
 });
+
+describe('the CPM rule recipe when a change is carried out but its answer is lost', () => {
+	const sandbox = useSandbox({ clock: 'frozen' });
+
+	test('cpm-rule when one PUT is carried out but its answer is lost: every answered change is logged, the lost one is not, and the run fails naming its ad', async () => {
+		const recipe = example('cpm-rule.json');
+		let puts = 0;
+		// The second PUT of the run is carried out and its connection reset, as a lost answer is.
+		sandbox().faults.loseAnswers((path, method) => method === 'PUT' && ++puts === 2);
+		const result = await runExample(recipe, credentialsFor(sandbox()));
+		const writes = adWrites(sandbox());
+		const lost = writes.filter((r) => r.fault === 'lost');
+		expect(lost).toHaveLength(1);
+		const lostAd = Number(lost[0].path.split('/').at(-1));
+		const answered = writes.filter((r) => r.status === 200 && !r.fault);
+		expect(answered.length).toBeGreaterThan(0);
+		expect(itemsOf(result, 'Log the change').map((i) => Number(i.json.ad_id))).toEqual(
+			answered.map((r) => Number(r.path.split('/').at(-1))),
+		);
+		expect(result.error?.message).toMatch(
+			new RegExp(
+				`^The change of ad ${lostAd} to a CPM of [\\d.]+ did not complete, so it is not in the log: The Ad Cabinet API could not be reached: the connection was reset`,
+			),
+		);
+		expect(result.error?.message).toContain('may have taken effect');
+	});
+});

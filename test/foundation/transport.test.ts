@@ -155,7 +155,9 @@ describe('shared transport', () => {
 		expect(items).toHaveLength(2);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(items[0].json.error).toMatch(/refused the pasted access token \(401/);
-		expect(items[0].json.httpCode).toBe('401');
+		expect(items[0].json.details).toMatchObject({ httpCode: '401' });
+		// Only `error`, `message` and `details`: n8n then sends the item to an error output when there is one.
+		expect(Object.keys(items[0].json).sort()).toEqual(['details', 'error']);
 	});
 	test('an API that cannot be reached: the message keeps the cause and says the write never arrived', async () => {
 		// A port that was just free: nothing listens there.
@@ -177,7 +179,9 @@ describe('shared transport', () => {
 		});
 		expect(error?.name).toBe('NodeApiError');
 		// n8n would swap a message naming ECONNREFUSED for its generic "The service refused the connection".
-		expect(error?.message).toMatch(/^The Ad Cabinet API could not be reached \(ECONNREFUSED\)/);
+		expect(error?.message).toMatch(
+			/^The Ad Cabinet API could not be reached: the connection was refused\./,
+		);
 		expect(error?.message).toContain(
 			'Check the Base URL and Client API URL in the credential and that the API is reachable from n8n. Nothing reached the API, so running it again is safe.',
 		);

@@ -1,3 +1,4 @@
+import { connectionWords } from '../transport/connectionWords';
 import { apiMessage, RENEWAL_FAILED, type Failure } from '../transport/apiFailure';
 import { clockTime, duration, type Refusal } from './refusals';
 import { scrub } from './secrets';
@@ -28,12 +29,12 @@ export class RenewalFailed extends Error {
 
 /** What the API said, in brackets (with its status unless told not to), never echoing a secret. */
 export function said(failure: Failure, secrets: string[], withStatus = true): string {
+	if (failure.status === undefined && failure.body === undefined) {
+		const why = connectionWords(failure);
+		return why ? ` (${scrub(why, secrets)})` : '';
+	}
 	const words = apiMessage(failure)?.replace(/[.\s]+$/, '');
-	const status = withStatus
-		? failure.status !== undefined
-			? String(failure.status)
-			: failure.code
-		: undefined;
+	const status = withStatus && failure.status !== undefined ? String(failure.status) : undefined;
 	if (!status) return words ? ` (${scrub(words, secrets)})` : '';
 	return ` (${status}${words ? `: ${scrub(words, secrets)}` : ''})`;
 }

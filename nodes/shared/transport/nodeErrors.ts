@@ -1,3 +1,4 @@
+import { connectionWords } from './connectionWords';
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { RENEWED_TOKEN_REFUSED } from '../auth/renewalMessages';
 import { scrub } from '../auth/secrets';
@@ -148,11 +149,8 @@ function headline(failure: Failure, fromApi: string | undefined): string {
 		const verb = isRefusal(failure) ? 'refused the request' : 'failed';
 		return `The Ad Cabinet API ${verb} with ${failure.status}${fromApi ? `: ${ensureStop(fromApi)}` : '.'}`;
 	}
-	return ensureStop(
-		`The Ad Cabinet API could not be reached${failure.code ? ` (${failure.code})` : ''}${
-			failure.message ? `: ${failure.message}` : ''
-		}`,
-	);
+	const why = connectionWords(failure);
+	return ensureStop(`The Ad Cabinet API could not be reached${why ? `: ${why}` : ''}`);
 }
 
 /**

@@ -57,8 +57,8 @@ describe('said: what the API answered, quoted without a secret', () => {
 		expect(said(failure, [SECRET], false)).toBe(' (No user with password *** or token ***)');
 	});
 
-	test('no answer: the network code alone; nothing at all: nothing', () => {
-		expect(said({ code: 'ECONNREFUSED' }, [])).toBe(' (ECONNREFUSED)');
+	test('no answer: what happened to the connection, in words; nothing at all: nothing', () => {
+		expect(said({ code: 'ECONNREFUSED' }, [])).toBe(' (the connection was refused)');
 		expect(said({}, [])).toBe('');
 	});
 });
@@ -81,7 +81,7 @@ describe('addressTrouble: when the address or the service is at fault, not the p
 
 	test('no answer, a deadline, a rate limit and a server fault each say how often it was tried', () => {
 		expect(trouble({ code: 'ECONNREFUSED' }, 5)).toBe(
-			'Sign-in to the Ad Cabinet API failed after 5 attempts: the Base URL (client.example.test) could not be reached (ECONNREFUSED). Check Base URL in the Ad Cabinet API credential and that n8n can reach that address.',
+			'Sign-in to the Ad Cabinet API failed after 5 attempts: the Base URL (client.example.test) could not be reached (the connection was refused). Check Base URL in the Ad Cabinet API credential and that n8n can reach that address.',
 		);
 		expect(trouble({ code: 'ETIMEDOUT', deadlineMs: 30_000 }, 2)).toBe(
 			'Sign-in to the Ad Cabinet API failed: client.example.test did not finish answering within 30 s after 2 attempts. Check Base URL in the Ad Cabinet API credential and that n8n can reach that address, then run again.',

@@ -105,7 +105,7 @@ describe('sign-in with username and password', () => {
 		[
 			'no answer',
 			() => networkError('ENOTFOUND'),
-			'Sign-in to the Ad Cabinet API failed: the Base URL (client.example.test) could not be reached (ENOTFOUND',
+			'Sign-in to the Ad Cabinet API failed: the Base URL (client.example.test) could not be reached (the host name was not found',
 		],
 		[
 			'a redirect',

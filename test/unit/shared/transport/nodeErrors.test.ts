@@ -67,7 +67,7 @@ describe('toNodeApiError: the message stands alone', () => {
 		);
 	});
 
-	test('a connection refused names the code, points at the credential URLs and says nothing reached the API', () => {
+	test('a connection refused says so in words (the code is in httpCode: n8n replaces a message that names it), points at the credential URLs and says nothing reached the API', () => {
 		const error = toNodeApiError(
 			NODE,
 			{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:9' },
@@ -75,7 +75,7 @@ describe('toNodeApiError: the message stands alone', () => {
 		);
 		// NodeApiError would swap a message naming a network code for a generic sentence; ours is kept.
 		expect(error.message).toBe(
-			'The Ad Cabinet API could not be reached (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9. Check the Base URL and Client API URL in the credential and that the API is reachable from n8n. Nothing reached the API, so running it again is safe.',
+			'The Ad Cabinet API could not be reached: the connection was refused. Check the Base URL and Client API URL in the credential and that the API is reachable from n8n. Nothing reached the API, so running it again is safe.',
 		);
 		expect(error.httpCode).toBe('ECONNREFUSED');
 		expect(error.description).toBeUndefined();

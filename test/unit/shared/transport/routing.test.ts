@@ -182,7 +182,7 @@ describe('routed: every declarative operation through send', () => {
 		expect(out[0].json.error).toBe(
 			'The Ad Cabinet API refused the request with 400: title: required. Fix the value it names and send the request again. The API refused it, so nothing was changed and sending it again after the fix is safe.',
 		);
-		expect(out[0].json.httpCode).toBe('400');
+		expect(out[0].json.details).toMatchObject({ httpCode: '400' });
 	});
 
 	test('an empty answer to a write becomes the item onEmptyAnswer builds from the body sent', async () => {

@@ -164,7 +164,9 @@ describe('send: the one way a request leaves for the API', () => {
 			(e: unknown) => e,
 		)) as NodeApiError;
 		expect(fake.request).toHaveBeenCalledTimes(1);
-		expect(error.message).toMatch(/^The Ad Cabinet API could not be reached \(ECONNRESET\)/);
+		expect(error.message).toMatch(
+			/^The Ad Cabinet API could not be reached: the connection was reset before the answer arrived\./,
+		);
 		expect(error.message).toContain('may have taken effect');
 	});
 
