@@ -5,16 +5,20 @@
  * must succeed:
  *  - an Apply while another execution (a workflow's node, which waits as long as the limit asks)
  *    changes the same ad and holds it;
- *  - a Get ad whose request the API answers 429 with a Retry-After of 15 s, twice.
+ *  - a Get ad whose request the API answers 429 with a Retry-After of 15 s, twice;
+ *  - a Get ad that must sign in while the sign-in path is spent and the ad's path half spent
+ *    (signInCheck.ts).
  * The slowest call of each case is reported, measured at the MCP client.
  */
 import { strict as assert } from 'node:assert';
 import { apiRequests } from '../../harness/sandbox';
 import type { Sandbox } from '../../sandbox';
 import { TOOL_ANSWER_BOUND_MS, tryAgainSeconds, waitUntil } from '../lib/tryAgain';
+import type { N8nRest } from '../lib/rest';
 import type { WorkflowJson, WorkflowNode } from '../lib/workflows';
 import type { LineContext } from './checks';
 import type { McpClient, ToolAnswer } from './client';
+import { signInCheck } from './signInCheck';
 
 /** What the stage reports of the deadline cases on one n8n line. */
 export interface DeadlineFigures {
@@ -87,16 +91,16 @@ function putsOn(sandbox: Sandbox, adId: number): Array<{ cpm: unknown; status: n
 		.map((r) => ({ cpm: (r.body as { cpm?: unknown } | undefined)?.cpm, status: r.status }));
 }
 
-/** Two active ads no other check uses, with room for +15% either way of their CPM. */
-function pickAds(ctx: LineContext): [number, number] {
+/** Three active ads no other check uses, with room for +15% either way of their CPM. */
+function pickAds(ctx: LineContext): [number, number, number] {
 	const active = ctx.sandbox.data.ads.filter((a) => a.status === 'active');
 	const cpmOf = (id: number) => Number(ctx.sandbox.data.adDetail(id)?.cpm);
 	const fits = active
 		.slice(1)
 		.filter((a) => cpmOf(a.id) >= 0.5 && cpmOf(a.id) * 1.29 * 1.29 <= 9.5)
 		.slice(2);
-	assert.ok(fits.length >= 2, 'the sandbox has too few active ads for the deadline cases');
-	return [fits[0].id, fits[1].id];
+	assert.ok(fits.length >= 3, 'the sandbox has too few active ads for the deadline cases');
+	return [fits[0].id, fits[1].id, fits[2].id];
 }
 
 /** Calls until one succeeds, each time after the N s the last answer named; at most `tries`. */
@@ -119,9 +123,10 @@ export async function deadlineChecks(
 	client: McpClient,
 	figures: DeadlineFigures,
 	webhookUrl: string,
+	rest: N8nRest,
 ): Promise<void> {
 	const { checks, sandbox } = ctx;
-	const [heldAd, throttledAd] = pickAds(ctx);
+	const [heldAd, throttledAd, signInAd] = pickAds(ctx);
 
 	await checks.check(
 		`an Apply while another execution changes the same ad: it answers within ${TOOL_ANSWER_BOUND_MS / 1000} s with "try again in N s", nothing of it reaches the API, and the same Apply after N s succeeds`,
@@ -217,4 +222,6 @@ export async function deadlineChecks(
 			assert.equal((last.json as Array<{ ad_id?: unknown }>)[0]?.ad_id, throttledAd);
 		},
 	);
+
+	await signInCheck(ctx, client, figures, rest, signInAd);
 }

@@ -16,7 +16,8 @@
  *     path refused at once with no PUT then or later; Get ad, Preview, Apply in 1 GET + 1 PUT; five
  *     +29% Applies stopped by Max Change % per Day after the first. A tool call's one deadline
  *     (deadlineChecks.ts): an Apply while another execution changes the same ad, and a Get ad
- *     answered 429 with a Retry-After of 15 s twice, each call within 25 s at the MCP client.
+ *     answered 429 with a Retry-After of 15 s twice, and a Get ad that must sign in while the sign-in
+ *     path is spent and the ad's path half spent, each call within 25 s at the MCP client.
  *  4. The time of the statistics call over MCP, and of the same call in the plain node (n8n's
  *     engine in-process, `harness/`), against the same sandbox.
  *
@@ -158,7 +159,7 @@ async function runLine(
 		try {
 			await listChecks(ctx, client, figures);
 			await limitChecks(ctx, client, limits);
-			await deadlineChecks(ctx, client, deadlines, otherChangeUrl(server.url));
+			await deadlineChecks(ctx, client, deadlines, otherChangeUrl(server.url), server.rest);
 			await statisticsChecks(ctx, client, figures);
 			await writeChecks(ctx, client, figures);
 			await operationChecks(ctx, client, figures);
