@@ -182,6 +182,47 @@ describe("tool calls do not wait past the call's deadline", () => {
 		expect(again.calls[0].error).toBeUndefined();
 		expect(again.calls[0].result).toHaveLength(5);
 	});
+	test('a sign-in refused 429 by a service that counts sign-ins, another client having spent the path, answers at once; the half-spent list path sees nothing until the call after N s', async () => {
+		const credentials = signInCredentialsFor(sandbox());
+		sandbox().rateLimiter.countRenewals = true;
+		try {
+			// Another client of the account: both sign-in places of the window, one of the list's two.
+			const signIn = async () =>
+				await fetch(`${sandbox().baseUrl}/api/v2/login`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+					body: `username=${sandbox().username}&password=${sandbox().password}`,
+				});
+			await signIn();
+			const token = ((await (await signIn()).json()) as { access_token: string }).access_token;
+			await fetch(`${sandbox().baseUrl}${ADS_PATH}?limit=1`, {
+				headers: { authorization: `Bearer ${token}` },
+			});
+			sandbox().clearLog();
+			const { calls } = await runAsTool({
+				type: 'adCabinetAds',
+				typeVersion: 1.3,
+				parameters: ADS,
+				credentials,
+			});
+			const message = calls[0].error ?? '';
+			const seconds = Number(TRY_AGAIN.exec(message)?.[1]);
+			expect(seconds).toBeGreaterThan(20);
+			expect(message).toContain('Nothing was sent for this call');
+			expect(sandbox().requests.map((r) => [r.path, r.status])).toEqual([['/api/v2/login', 429]]);
+			after(seconds);
+			const again = await runAsTool({
+				type: 'adCabinetAds',
+				typeVersion: 1.3,
+				parameters: ADS,
+				credentials,
+			});
+			expect(again.calls[0].error).toBeUndefined();
+			expect(again.calls[0].result).toHaveLength(5);
+		} finally {
+			sandbox().rateLimiter.countRenewals = false;
+		}
+	});
 	test('a read and a change in one call share its deadline: the read goes, the change that would wait past it is not sent, and the message names the read', async () => {
 		const ad = sandbox().data.ads.find((a) => a.status === 'active');
 		if (!ad) throw new Error('no active ad');
