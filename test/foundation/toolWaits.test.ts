@@ -67,12 +67,13 @@ describe("tool calls do not wait past the call's deadline", () => {
 	afterEach(() => jest.useRealTimers());
 	afterAll(() => sandbox().rateLimiter.set(null));
 
-	const askAds = async (calls = 1) =>
+	/** The ad list asked for as a tool, `calls` times in one run, with these credentials. */
+	const askAds = async (calls = 1, credentials: object = credentialsFor(sandbox())) =>
 		await runAsTool({
 			type: 'adCabinetAds',
 			typeVersion: 1.3,
 			parameters: ADS,
-			credentials: credentialsFor(sandbox()),
+			credentials: credentials as Parameters<typeof runAsTool>[0]['credentials'],
 			calls: Array.from({ length: calls }, () => ({})),
 		});
 
@@ -160,12 +161,7 @@ describe("tool calls do not wait past the call's deadline", () => {
 		const key = `${renewalOwner(credentials)}\u0000/api/v2/login`;
 		await pacer.admit(key, limit);
 		await pacer.admit(key, limit);
-		const { calls } = await runAsTool({
-			type: 'adCabinetAds',
-			typeVersion: 1.3,
-			parameters: ADS,
-			credentials,
-		});
+		const { calls } = await askAds(1, credentials);
 		const message = calls[0].error ?? '';
 		expect(message).toContain(
 			'The Ad Cabinet API allows 2 requests a minute for each URL path, and Sign-in to the Ad Cabinet API for this call (sign-in: /base/api/v2/login) has used them: try again in 61 s.',
@@ -173,12 +169,7 @@ describe("tool calls do not wait past the call's deadline", () => {
 		expect(message).toContain('Nothing was sent for this call');
 		expect(sandbox().requests).toHaveLength(0);
 		after(Number(TRY_AGAIN.exec(message)?.[1]));
-		const again = await runAsTool({
-			type: 'adCabinetAds',
-			typeVersion: 1.3,
-			parameters: ADS,
-			credentials,
-		});
+		const again = await askAds(1, credentials);
 		expect(again.calls[0].error).toBeUndefined();
 		expect(again.calls[0].result).toHaveLength(5);
 	});
@@ -199,24 +190,14 @@ describe("tool calls do not wait past the call's deadline", () => {
 				headers: { authorization: `Bearer ${token}` },
 			});
 			sandbox().clearLog();
-			const { calls } = await runAsTool({
-				type: 'adCabinetAds',
-				typeVersion: 1.3,
-				parameters: ADS,
-				credentials,
-			});
+			const { calls } = await askAds(1, credentials);
 			const message = calls[0].error ?? '';
 			const seconds = Number(TRY_AGAIN.exec(message)?.[1]);
 			expect(seconds).toBeGreaterThan(20);
 			expect(message).toContain('Nothing was sent for this call');
 			expect(sandbox().requests.map((r) => [r.path, r.status])).toEqual([['/api/v2/login', 429]]);
 			after(seconds);
-			const again = await runAsTool({
-				type: 'adCabinetAds',
-				typeVersion: 1.3,
-				parameters: ADS,
-				credentials,
-			});
+			const again = await askAds(1, credentials);
 			expect(again.calls[0].error).toBeUndefined();
 			expect(again.calls[0].result).toHaveLength(5);
 		} finally {
