@@ -173,8 +173,10 @@ export async function settle(
 		if (
 			paced !== undefined &&
 			// Only the paced run is left: a jump while another run works would fire the timers it
-			// waits on (a database connection being opened gave up at once in such a trial).
+			// waits on (a database connection being opened gave up at once in such a trial). A due
+			// run not listed yet is being started by main, which opens database connections too.
 			unfinished.length === 1 &&
+			!missing.length &&
 			clock.idleFor(300) &&
 			Date.now() - lastNudge > 250
 		) {
@@ -188,6 +190,7 @@ export async function settle(
 			// Ads run, the only run without a database node, then still waits with no request open:
 			// the clock moves on by a window, as time would pass.
 			unfinished.length === 1 &&
+			!missing.length &&
 			unfinished[0].workflowId === wait.pacedFlowId &&
 			clock.idleFor(1_500) &&
 			Date.now() - lastNudge > 1_500
