@@ -125,6 +125,7 @@ async function main(): Promise<number> {
 			await executions.refresh();
 			const before = executions.lastId;
 			const requestsBefore = m.sandbox.requests.length;
+			watch.noteHour(hourStart, requestsBefore);
 			m.clock.jumpTo(hourStart + MINUTE * 60_000 + 1_000);
 			wake(m);
 			const during = todo

@@ -116,7 +116,14 @@ export async function buildReport(input: {
 	const forced = faults.filter((f) => f.forcesSignIn).length;
 	const runsOf = (flow: keyof Month['flows']) =>
 		all.filter((e) => e.workflowId === m.flows[flow].id);
-	const written = await writeReport(m, input.watch, startMs, hours, runsOf('creatives'));
+	const written = await writeReport(
+		m,
+		input.watch,
+		startMs,
+		hours,
+		runsOf('creatives'),
+		runsOf('cpm').filter((e) => e.status === 'crashed'),
+	);
 	const balance = balanceFigures(
 		runsOf('balance'),
 		input.balances.snapshots,

@@ -43,6 +43,8 @@ export class WriteWatch {
 	readonly cpmOutOfBounds: string[] = [];
 	hoursChecked = 0;
 	putLostLanded = false;
+	/** Each hour's start (simulated ms) and the index of the first API request sent in it. */
+	readonly hours: Array<{ atMs: number; fromRequest: number }> = [];
 
 	constructor(private readonly m: Month) {}
 
@@ -58,6 +60,18 @@ export class WriteWatch {
 		}
 	}
 
+	/** An hour begins: the requests from this index on are its own. */
+	noteHour(atMs: number, fromRequest: number): void {
+		this.hours.push({ atMs, fromRequest });
+	}
+
+	/** The start of the hour in which the request at this index was sent. */
+	hourOf(requestIndex: number): number | undefined {
+		let at: number | undefined;
+		for (const hour of this.hours) if (hour.fromRequest <= requestIndex) at = hour.atMs;
+		return at;
+	}
+
 	/** Reads every ad of the rule's campaign back, as the API has it, after an hour. */
 	checkCpm(hourLabel: string): void {
 		const s = cpmSettings(this.m);
@@ -68,6 +82,29 @@ export class WriteWatch {
 				this.cpmOutOfBounds.push(`${hourLabel} ad ${ad.id} cpm ${ad.fields.cpm}`);
 		}
 	}
+}
+
+/**
+ * The change log against the PUTs the API answered, by ad and value. A PUT of a run that a killed
+ * process ended (its worker died between the PUT and the log) cannot be logged: n8n runs nothing
+ * of an execution after its process is gone. Such PUTs are counted apart; any other answered PUT
+ * missing from the log, and any log row beyond the answered PUTs, is a miss.
+ */
+export function matchLog(answered: Array<{ key: string; crashed: boolean }>, logged: string[]) {
+	const all = countBy(answered.map((a) => a.key));
+	const kept = countBy(answered.filter((a) => !a.crashed).map((a) => a.key));
+	const rows = countBy(logged);
+	let putsNotInLog = 0;
+	let putsLoggedTwice = 0;
+	for (const [k, n] of kept) putsNotInLog += Math.max(0, n - (rows.get(k) ?? 0));
+	for (const [k, n] of all) putsLoggedTwice += Math.max(0, (rows.get(k) ?? 0) - n);
+	const logWithoutPut = [...rows].reduce((n, [k, c]) => n + (all.has(k) ? 0 : c), 0);
+	return {
+		putsNotInLog,
+		putsLoggedTwice,
+		logWithoutPut,
+		putsOfCrashedRuns: answered.filter((a) => a.crashed).length,
+	};
 }
 
 function countBy(keys: string[]): Map<string, number> {
@@ -121,7 +158,7 @@ async function creativesFigures(m: Month, watch: WriteWatch) {
 	};
 }
 
-async function cpmFigures(m: Month, watch: WriteWatch) {
+async function cpmFigures(m: Month, watch: WriteWatch, crashedCpmRuns: ExecutionRow[]) {
 	const s = cpmSettings(m);
 	const createNode = m.flows.creatives.workflow.nodes.find((n) => n.name === 'Create ad');
 	const createdCpm = Number(createNode?.parameters.cpm);
@@ -151,27 +188,28 @@ async function cpmFigures(m: Month, watch: WriteWatch) {
 		? await m.n8nDb.query<Row>(`SELECT * FROM "${tables[0].schema}"."${tables[0].name}"`)
 		: [];
 	const key = (adId: unknown, cpm: unknown) => `${Number(adId)}:${Number(cpm).toFixed(2)}`;
-	const answered = countBy(
-		puts
-			.filter((r) => !r.fault)
-			.map((r) => key(r.path.split('/').filter(Boolean).at(-1), (r.body as Row).cpm)),
+	// The hours in which a CPM run was ended by a killed process.
+	const crashedHours = new Set(crashedCpmRuns.map((e) => Math.floor(e.createdAt / HOUR) * HOUR));
+	const answered = m.sandbox.requests.flatMap((r, index) =>
+		isPutRequest(r) && r.status === 200 && !r.fault
+			? [
+					{
+						key: key(r.path.split('/').filter(Boolean).at(-1), (r.body as Row).cpm),
+						crashed: crashedHours.has(watch.hourOf(index) ?? -1),
+					},
+				]
+			: [],
 	);
-	const logged = countBy(log.map((row) => key(row.ad_id, row.to_value)));
-	let putsNotInLog = 0;
-	let putsLoggedTwice = 0;
-	for (const [k, n] of answered) {
-		putsNotInLog += Math.max(0, n - (logged.get(k) ?? 0));
-		putsLoggedTwice += Math.max(0, (logged.get(k) ?? 0) - n);
-	}
-	const logWithoutPut = [...logged].reduce((n, [k, c]) => n + (answered.has(k) ? 0 : c), 0);
+	const matched = matchLog(
+		answered,
+		log.map((row) => key(row.ad_id, row.to_value)),
+	);
 	return {
 		putsAccepted: puts.length,
 		putAnswersLost: puts.filter((r) => r.fault === 'lost').length,
 		logRows: log.length,
 		logDryRunRows: log.filter((row) => row.dry_run === true).length,
-		putsNotInLog,
-		putsLoggedTwice,
-		logWithoutPut,
+		...matched,
 		changesAboveMaxPercent: above,
 		putsWithoutChange: unchanged,
 		cpmOutOfBounds: watch.cpmOutOfBounds.length,
@@ -242,10 +280,11 @@ export async function writeReport(
 	startMs: number,
 	hours: number,
 	creativesRuns: ExecutionRow[],
+	crashedCpmRuns: ExecutionRow[],
 ) {
 	const creatives = await creativesFigures(m, watch);
 	const overlaps = overlapMoments(creativesRuns, watch.rowHoursMs);
-	const cpm = await cpmFigures(m, watch);
+	const cpm = await cpmFigures(m, watch, crashedCpmRuns);
 	const alerts = alertFigures(
 		m.sandbox,
 		m.sink.of(SEND_PATH).map((r) => r.body),
@@ -286,9 +325,9 @@ export async function writeReport(
 			why: cpm.examples.join('; '),
 		},
 		{
-			goal: 'every change logged is one PUT the API answered, and every answered PUT is logged once',
+			goal: 'every change logged is one PUT the API answered, and every answered PUT is logged once (those of a run whose process a fault killed are counted apart: n8n runs nothing of it after)',
 			met: cpm.putsNotInLog === 0 && cpm.putsLoggedTwice === 0 && cpm.logWithoutPut === 0,
-			value: `${cpm.putsAccepted} PUTs (${cpm.putAnswersLost} answers lost), ${cpm.logRows} log rows, ${cpm.putsNotInLog} answered PUTs not logged, ${cpm.putsLoggedTwice} logged twice, ${cpm.logWithoutPut} log rows without a PUT`,
+			value: `${cpm.putsAccepted} PUTs (${cpm.putAnswersLost} answers lost), ${cpm.logRows} log rows, ${cpm.putsNotInLog} answered PUTs not logged, ${cpm.putsLoggedTwice} logged twice, ${cpm.logWithoutPut} log rows without a PUT, ${cpm.putsOfCrashedRuns} answered PUTs of runs a killed process ended`,
 			why: 'the change log and the PUTs the API answered differ',
 		},
 		{

@@ -1,5 +1,5 @@
 import type { Sandbox } from '../../sandbox';
-import { alertFigures, identity } from '../../scripts/month/writeReport';
+import { alertFigures, identity, matchLog } from '../../scripts/month/writeReport';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-12-01T00:00:00Z');
@@ -89,5 +89,29 @@ describe("the month report's creatives compare as people read them", () => {
 		expect(identity(campaign, title, url, 'One\nTwo')).not.toBe(
 			identity(2201, 'Offer', 'https://t.me/a', 'One\nTwo'),
 		);
+	});
+});
+
+describe("the month report's change log against the answered PUTs", () => {
+	const put = (key: string, crashed = false) => ({ key, crashed });
+
+	test('every answered PUT logged once: nothing missing, twice or without a PUT', () => {
+		expect(
+			matchLog([put('1:2.50'), put('1:2.60'), put('1:2.50')], ['1:2.50', '1:2.60', '1:2.50']),
+		).toEqual({
+			putsNotInLog: 0,
+			putsLoggedTwice: 0,
+			logWithoutPut: 0,
+			putsOfCrashedRuns: 0,
+		});
+	});
+
+	test('an unlogged PUT is a miss unless a killed process ended its run; a PUT logged twice or a row with no PUT is always one', () => {
+		expect(
+			matchLog(
+				[put('1:2.50'), put('2:1.10', true), put('3:0.90', true), put('4:1.00')],
+				['3:0.90', '4:1.00', '4:1.00', '5:3.00'],
+			),
+		).toEqual({ putsNotInLog: 1, putsLoggedTwice: 1, logWithoutPut: 1, putsOfCrashedRuns: 2 });
 	});
 });
