@@ -1,5 +1,10 @@
 import { connectionWords } from '../transport/connectionWords';
-import { apiMessage, RENEWAL_FAILED, type Failure } from '../transport/apiFailure';
+import {
+	apiMessage,
+	noteRenewalFailure,
+	RENEWAL_FAILED,
+	type Failure,
+} from '../transport/apiFailure';
 import { clockTime, duration, type Refusal } from './refusals';
 import { scrub } from './secrets';
 
@@ -24,6 +29,7 @@ export class RenewalFailed extends Error {
 		super(message);
 		this.name = RENEWAL_FAILED;
 		this.adCabinetRenewal = step;
+		noteRenewalFailure(message, step);
 	}
 }
 

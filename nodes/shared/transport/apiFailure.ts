@@ -27,14 +27,38 @@ export interface Failure {
 /** The name a renewal failure carries (auth/renewalMessages.ts), whatever wraps it. */
 export const RENEWAL_FAILED = 'AdCabinetRenewalFailed';
 
+/**
+ * Renewal failures thrown in the last minutes, by message. n8n 1.x wraps an error from a
+ * credential's sign-in in a NodeApiError that keeps only its message: the error itself (its name,
+ * its step) is gone, since that line's error classes clear `cause`. The message then still tells
+ * it apart from a request that found no server.
+ */
+const recentRenewals = new Map<string, { step?: string; at: number }>();
+const RENEWALS_KEPT = 200;
+const RENEWAL_KEPT_MS = 5 * 60_000;
+
+/** Notes a renewal failure as it is thrown (RenewalFailed does it). */
+export function noteRenewalFailure(message: string, step: string | undefined): void {
+	const now = Date.now();
+	for (const [text, seen] of recentRenewals)
+		if (seen.at < now - RENEWAL_KEPT_MS || recentRenewals.size >= RENEWALS_KEPT)
+			recentRenewals.delete(text);
+	recentRenewals.set(message, { step, at: now });
+}
+
 /** A renewal failure inside an error n8n wrapped (once or twice), if there is one. */
 export function renewalFailureIn(error: unknown): { message: string; step?: string } | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
 		const record = current as Record<string, unknown>;
-		if (record.name === RENEWAL_FAILED && typeof record.message === 'string') {
-			const step = record.adCabinetRenewal;
-			return { message: record.message, step: typeof step === 'string' ? step : undefined };
+		if (typeof record.message === 'string') {
+			if (record.name === RENEWAL_FAILED) {
+				const step = record.adCabinetRenewal;
+				return { message: record.message, step: typeof step === 'string' ? step : undefined };
+			}
+			const noted = recentRenewals.get(record.message);
+			if (noted && noted.at >= Date.now() - RENEWAL_KEPT_MS)
+				return { message: record.message, step: noted.step };
 		}
 		current = record.cause;
 	}

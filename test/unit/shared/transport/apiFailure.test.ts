@@ -6,8 +6,10 @@ import {
 	isRetryable,
 	provedNotProcessed,
 	readFailure,
+	renewalFailureIn,
 } from '../../../../nodes/shared/transport/apiFailure';
 import { httpError, networkError, wrappedByN8n } from '../../../support/fakeContext';
+import { RenewalFailed } from '../../../../nodes/shared/auth/renewalMessages';
 
 describe('readFailure: what a failed attempt tells', () => {
 	test('an axios-like error gives the status, the body and Retry-After in seconds', () => {
@@ -170,5 +172,19 @@ describe("apiMessage: the API's own words in every common body shape", () => {
 			body: { detail: 'x' },
 		});
 		expect(failureSummary({ code: 'ECONNRESET' })).toEqual({ code: 'ECONNRESET' });
+	});
+});
+
+describe('a renewal failure n8n 1.x wrapped, keeping only its message', () => {
+	test('is still read as the renewal failure it was, with its step', () => {
+		const thrown = new RenewalFailed(
+			'sign-in',
+			'Sign-in to the Ad Cabinet API is blocked: try again in 61 s.',
+		);
+		// n8n 1.x's NodeApiError clears `cause` and renames the error: the message alone is left.
+		const wrapped = new Error(thrown.message);
+		expect(readFailure(wrapped)).toEqual({ renewal: thrown.message });
+		expect(renewalFailureIn(wrapped)).toEqual({ message: thrown.message, step: 'sign-in' });
+		expect(renewalFailureIn(new Error('connect refused'))).toBeUndefined();
 	});
 });
