@@ -230,7 +230,7 @@ describe('Ad Cabinet Pixel Events', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ httpCode: '404' });
+		expect(items[0].json.details).toMatchObject({ httpCode: '404' });
 		expect(items[0].json.error).toContain('Event 424242');
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
