@@ -18,13 +18,8 @@ import type { N8nRest } from '../lib/rest';
 import type { WorkflowJson, WorkflowNode } from '../lib/workflows';
 import type { LineContext } from './checks';
 import type { McpClient, ToolAnswer } from './client';
+import { outcome, type DeadlineFigures } from './deadlineFigures';
 import { signInCheck } from './signInCheck';
-
-/** What the stage reports of the deadline cases on one n8n line. */
-export interface DeadlineFigures {
-	/** Each case: how its calls answered, in order, and the slowest call (ms at the MCP client). */
-	cases: Array<{ name: string; answers: string[]; slowestMs: number }>;
-}
 
 /** The webhook path of the workflow that plays the other execution. */
 const OTHER_PATH = 'mcp-stage-other-change';
@@ -75,13 +70,6 @@ export function otherChangeWorkflow(credential: { id: string; name: string }): W
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-function outcome(answer: ToolAnswer): string {
-	const wait = tryAgainSeconds(answer.text);
-	if (wait !== undefined) return `try again in ${wait} s (${answer.ms} ms)`;
-	if (answer.isError) return `error: ${answer.text.slice(0, 160)} (${answer.ms} ms)`;
-	return `answered (${answer.ms} ms)`;
-}
 
 /** The PUTs on one ad's path that reached the API, with the CPM each asked for. */
 function putsOn(sandbox: Sandbox, adId: number): Array<{ cpm: unknown; status: number }> {

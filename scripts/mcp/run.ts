@@ -50,12 +50,8 @@ import {
 } from './checks';
 import { McpClient } from './client';
 import { limitChecks, type LimitFigures } from './limitChecks';
-import {
-	deadlineChecks,
-	otherChangeUrl,
-	otherChangeWorkflow,
-	type DeadlineFigures,
-} from './deadlineChecks';
+import { deadlineChecks, otherChangeUrl, otherChangeWorkflow } from './deadlineChecks';
+import type { DeadlineFigures } from './deadlineFigures';
 
 const argv = process.argv.slice(2);
 const keep = argv.includes('--keep');

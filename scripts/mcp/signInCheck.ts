@@ -15,7 +15,7 @@ import { TOOL_ANSWER_BOUND_MS, tryAgainSeconds, waitUntil } from '../lib/tryAgai
 import { CREDENTIAL_TYPE, SANDBOX_CREDENTIAL } from '../lib/workflows';
 import type { LineContext } from './checks';
 import type { McpClient, ToolAnswer } from './client';
-import type { DeadlineFigures } from './deadlineChecks';
+import { outcome, type DeadlineFigures } from './deadlineFigures';
 
 const SIGN_IN_PATH = '/api/v2/login';
 
@@ -37,13 +37,6 @@ async function saveCredential(rest: N8nRest, data: object): Promise<void> {
 		type: CREDENTIAL_TYPE,
 		data,
 	});
-}
-
-function outcome(answer: ToolAnswer): string {
-	const wait = tryAgainSeconds(answer.text);
-	if (wait !== undefined) return `try again in ${wait} s (${answer.ms} ms)`;
-	if (answer.isError) return `error: ${answer.text.slice(0, 160)} (${answer.ms} ms)`;
-	return `answered (${answer.ms} ms)`;
 }
 
 export async function signInCheck(
