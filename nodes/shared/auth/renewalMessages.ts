@@ -1,6 +1,6 @@
-import { connectionWords } from '../transport/connectionWords';
 import {
 	apiMessage,
+	connectionWords,
 	noteRenewalFailure,
 	RENEWAL_FAILED,
 	type Failure,

@@ -1,9 +1,15 @@
-import { connectionWords } from './connectionWords';
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { RENEWED_TOKEN_REFUSED } from '../auth/renewalMessages';
 import { scrub } from '../auth/secrets';
 import { MAX_RETRY_WAIT_MS } from './attempts';
-import { apiMessage, failureSummary, provedNotProcessed, quoted, type Failure } from './apiFailure';
+import {
+	apiMessage,
+	connectionWords,
+	failureSummary,
+	provedNotProcessed,
+	quoted,
+	type Failure,
+} from './apiFailure';
 
 /**
  * What to do next after each status, short enough for the error's message (an AI agent, a log line

@@ -1,3 +1,4 @@
+import { NodeOperationError } from 'n8n-workflow';
 import {
 	InvalidJsonResponse,
 	apiErrorFields,
@@ -7,6 +8,8 @@ import {
 	provedNotProcessed,
 	readFailure,
 	renewalFailureIn,
+	connectionWords,
+	withoutRewrittenCodes,
 } from '../../../../nodes/shared/transport/apiFailure';
 import { httpError, networkError, wrappedByN8n } from '../../../support/fakeContext';
 import { RenewalFailed } from '../../../../nodes/shared/auth/renewalMessages';
@@ -186,5 +189,42 @@ describe('a renewal failure n8n 1.x wrapped, keeping only its message', () => {
 		expect(readFailure(wrapped)).toEqual({ renewal: thrown.message });
 		expect(renewalFailureIn(wrapped)).toEqual({ message: thrown.message, step: 'sign-in' });
 		expect(renewalFailureIn(new Error('connect refused'))).toBeUndefined();
+	});
+});
+
+const node = {
+	id: 'n',
+	name: 'Report',
+	type: 'n8n-nodes-base.stopAndError',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
+
+describe('connectionWords: a failed connection in words n8n keeps as written', () => {
+	test('a known code reads as what happened, without the code', () => {
+		expect(connectionWords({ code: 'ECONNRESET', message: 'read ECONNRESET' })).toBe(
+			'the connection was reset before the answer arrived',
+		);
+		expect(connectionWords({ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND x' })).toBe(
+			'the host name was not found',
+		);
+	});
+
+	test('an unknown code stays, with its message; a code n8n rewrites is taken out of the message', () => {
+		expect(connectionWords({ code: 'ERR_SOCKET_CLOSED', message: 'Socket is closed' })).toBe(
+			'ERR_SOCKET_CLOSED: Socket is closed',
+		);
+		expect(connectionWords({ message: 'connect EACCES 127.0.0.1:9' })).toBe('connect 127.0.0.1:9');
+		expect(connectionWords({})).toBeUndefined();
+		expect(withoutRewrittenCodes('read ECONNRESET (ETIMEDOUT).')).toBe('read.');
+	});
+
+	test('a message built from the words survives being wrapped again by n8n (as a Stop and Error node does)', () => {
+		const words = `The update failed: ${connectionWords({ code: 'ECONNRESET', message: 'read ECONNRESET' })}.`;
+		expect(new NodeOperationError(node, words).message).toBe(words);
+		// The same sentence with the code in it is replaced whole by n8n's generic one.
+		const withCode = 'The update failed: read ECONNRESET.';
+		expect(new NodeOperationError(node, withCode).message).not.toBe(withCode);
 	});
 });
