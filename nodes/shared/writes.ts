@@ -8,7 +8,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { invalidInput } from './validation';
 
 /** What a write's guard decided before anything was sent (see `RoutedOperation.guardWrite`). */
@@ -322,44 +321,4 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
 		resolve = r;
 	});
 	return { promise, resolve };
-}
-
-/** One item's place in the order its node's writes go out. */
-interface WriteTurn {
-	/** Waits for the write of the item before; throws when that write failed and Continue On Fail is off. */
-	wait(): Promise<void>;
-	/** Marks this item's write as ended, so the item after it may go. */
-	done(ok: boolean): void;
-	/** Whether no item after this one has taken a turn: its write is the execution's last. */
-	isLast(): boolean;
-}
-
-/**
- * n8n's routing node starts the requests of all input items at once. Writes take turns instead, in
- * the order of the items: ads are created in row order, and when a write fails (without Continue On
- * Fail) the writes after it are not sent, so a failed run leaves a clear line between the rows sent
- * and the rows not sent. Must be called before the item's first await, which is when items arrive in
- * their order.
- */
-export function writeTurn(fx: IExecuteSingleFunctions): WriteTurn {
-	const turns = perExecution<Promise<boolean>>(fx, 'writeTurns');
-	// The first item starts a new run of the node (an AI agent's next tool call is one), whose writes
-	// do not wait on, nor stop for, a failure of the run before.
-	const before = (fx.getItemIndex() > 0 && turns.get('last')) || Promise.resolve(true);
-	const mine = deferred<boolean>();
-	turns.set('last', mine.promise);
-	let earlierOk = true;
-	return {
-		wait: async () => {
-			earlierOk = await before;
-			if (!earlierOk && !fx.continueOnFail())
-				throw new NodeOperationError(
-					fx.getNode(),
-					`Item ${fx.getItemIndex() + 1} was not sent: the write of an item before it failed, and without Continue On Fail the writes after a failed one are stopped. Nothing was sent for this item, so repeating it is safe; fix the failed item and run again.`,
-					{ itemIndex: fx.getItemIndex() },
-				);
-		},
-		done: (ok) => mine.resolve(earlierOk && ok),
-		isLast: () => turns.get('last') === mine.promise,
-	};
 }

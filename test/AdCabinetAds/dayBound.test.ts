@@ -66,6 +66,41 @@ describe('Ad Cabinet Ads → Update: Max Change % per Day across executions', ()
 		expect(puts()).toHaveLength(2);
 	});
 
+	test('one execution changing three ads: each opens its day, the next ad is read while a day waits for its confirmation, and the changes go in item order', async () => {
+		const ads = [nextAd(), nextAd(), nextAd()];
+		const since = sandbox().requests.length;
+		const run = await runNode({
+			type: 'adCabinetAds',
+			typeVersion: 1.3,
+			parameters: {
+				resource: 'ad',
+				operation: 'update',
+				adId: locator('={{ $json.id }}'),
+				updateFields: { cpm: '={{ $json.cpm }}' },
+				options: { cpmMax: 1000, maxChangePercent: 30, maxChangePercentPerDay: 30 },
+			} as INodeParameters,
+			credentials: credentialsFor(sandbox()),
+			input: ads.map((ad) => ({ id: ad.id, cpm: up29(ad.cpm) })),
+		});
+		expect(run.error).toBeUndefined();
+		const trail = sandbox()
+			.requests.slice(since)
+			.filter((r) => r.api === 'base')
+			.map((r) => `${r.method} ${ads.findIndex((ad) => r.path.includes(ad.id))}`);
+		// Item 1's day waits a second for its confirmation before its PUT; items 2 and 3 read their ads
+		// meanwhile, and the PUTs still go in the order of the items.
+		expect(trail.filter((step) => step.startsWith('PUT'))).toEqual(['PUT 0', 'PUT 1', 'PUT 2']);
+		expect(trail.indexOf('GET 1')).toBeLessThan(trail.indexOf('PUT 0'));
+		expect(trail.indexOf('GET 2')).toBeLessThan(trail.indexOf('PUT 1'));
+		// Every ad's day is open: a further +29% of each, in another execution, is refused.
+		for (const ad of ads) {
+			const again = await update(ad.id, up29(up29(ad.cpm)));
+			expect(again.error?.message).toContain(
+				`from ${ad.cpm}, the value the ad had at the start of its day`,
+			);
+		}
+	});
+
 	test('Dry Run checks the day bound but opens no day', async () => {
 		const { id, cpm: start } = nextAd();
 		const dry = await update(id, up29(start), { dryRun: true });

@@ -100,6 +100,8 @@ interface DayOptions {
 	clock?: Clock;
 	/** Where this run's removals are checked (see records.ts). */
 	tidy?: Tidy;
+	/** Told when a day just opened waits for its confirmation (nothing but that wait is left). */
+	onConfirmWait?: () => void;
 }
 
 /** The start of the ad's current day for this field, or undefined when no day is open. */
@@ -185,6 +187,7 @@ async function openDay(
 	};
 	// Once a second later, when every write that overlapped this one has landed (written again when
 	// one of them dropped it), before the change is sent...
+	options.onConfirmWait?.();
 	await confirm();
 	// ...and once more after another run's look at what it took out of the records (a second after
 	// its removal) may have taken these texts out with it: a reader that found no day before this

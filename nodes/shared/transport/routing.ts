@@ -22,7 +22,8 @@ import { InvalidJsonResponse, type Failure } from './apiFailure';
 import { noteListCount, pageThrough, type OffsetPages } from './offsetPages';
 import { pacingFor } from './pacing';
 import { runDeadline, send } from './send';
-import { writeTurn, type WriteGuard } from '../writes';
+import type { WriteGuard } from '../writes';
+import { writeTurn, type WriteTurn } from '../writeTurn';
 
 type RequestOptions = DeclarativeRestApiSettings.HttpRequestOptions;
 
@@ -95,12 +96,19 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		const idempotent = operation.idempotent ?? (requestData.options.method ?? 'GET') === 'GET';
-		const work = async (): Promise<INodeExecutionData[]> => {
+		const work = async (turn?: WriteTurn): Promise<INodeExecutionData[]> => {
 			const credentials = await credentialViewOf(this);
 			const names = platformNames(credentials, this.getNode(), itemIndex);
 			await operation.prepare?.call(this, requestData.options, names);
 			checkResolvedBaseUrl(this.getNode(), credentials, requestData.options.baseURL, itemIndex);
 			const guard = await operation.guardWrite?.call(this, requestData.options, names);
+			// The guard may have run while the write of the item before was under way: this item's
+			// write, or its output without one, waits for it. Not sent: the guard hears of it.
+			await turn?.wait().catch((error: unknown) => {
+				if (guard && 'settle' in guard)
+					void Promise.resolve(guard.settle?.(undefined)).catch(() => undefined);
+				throw error;
+			});
 			if (guard && 'output' in guard) return [{ json: guard.output }];
 			const recent = operation.recent?.call(this, requestData.options, names, credentials);
 			if (recent?.answer) return [{ json: recent.answer }];
@@ -154,11 +162,11 @@ export function routed(operation: RoutedOperation = {}): INodePropertyRouting {
 			let ok = false;
 			let items: INodeExecutionData[];
 			try {
-				await turn.wait();
-				items = await work();
+				await turn.guardWait();
+				items = await work(turn);
 				ok = true;
 			} finally {
-				turn.done(ok);
+				await turn.done(ok);
 				await writeEnded(this, turn.isLast());
 			}
 			// Outside the turn: what the item waits for runs after the execution's last write.

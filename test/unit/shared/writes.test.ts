@@ -1,10 +1,5 @@
-import type { IExecuteSingleFunctions, INode, NodeOperationError } from 'n8n-workflow';
-import {
-	changesOf,
-	checkMoney,
-	writeOptionsProperty,
-	writeTurn,
-} from '../../../nodes/shared/writes';
+import type { INode, NodeOperationError } from 'n8n-workflow';
+import { changesOf, checkMoney, writeOptionsProperty } from '../../../nodes/shared/writes';
 
 const node = { name: 'Ads', type: 'adCabinetAds', typeVersion: 1.3 } as INode;
 const FIELDS = [
@@ -81,51 +76,5 @@ describe('writeOptionsProperty', () => {
 			hide: { '@version': [1, 1.1] },
 		});
 		expect((property.options ?? []).map((o) => o.name)).toEqual(['dryRun', 'skipIdentical']);
-	});
-});
-
-describe('writeTurn', () => {
-	const nodeContext = {};
-	/** An item of a node run; every run of the node in one execution shares the node's context. */
-	const item = (itemIndex: number, continueOnFail = false) =>
-		({
-			getContext: () => nodeContext,
-			getItemIndex: () => itemIndex,
-			getNode: () => node,
-			continueOnFail: () => continueOnFail,
-		}) as unknown as IExecuteSingleFunctions;
-	const outcome = (turn: ReturnType<typeof writeTurn>) =>
-		turn.wait().then(
-			() => 'sent',
-			(error: Error) => error.message,
-		);
-
-	test('an item waits for the one before; a failed one stops the items after it in that run only', async () => {
-		const first = writeTurn(item(0));
-		const second = writeTurn(item(1));
-		const third = writeTurn(item(2));
-		const order: string[] = [];
-		const secondGoes = outcome(second).then((result) => order.push(`second ${result}`));
-		await first.wait();
-		order.push('first sent');
-		first.done(false);
-		await secondGoes;
-		second.done(true);
-		expect(order[0]).toBe('first sent');
-		expect(order[1]).toMatch(/^second Item 2 was not sent: the write of an item before it failed/);
-		expect(await outcome(third)).toMatch(/^Item 3 was not sent/);
-		third.done(true);
-
-		// The next run of the node (an AI agent's next tool call) starts afresh.
-		const nextRun = writeTurn(item(0));
-		expect(await outcome(nextRun)).toBe('sent');
-	});
-
-	test('with Continue On Fail the items after a failed one are still sent', async () => {
-		const first = writeTurn(item(0, true));
-		const second = writeTurn(item(1, true));
-		await first.wait();
-		first.done(false);
-		expect(await outcome(second)).toBe('sent');
 	});
 });

@@ -5,6 +5,7 @@ import { boundByDay, DayRecordDamaged, type DayRefusal } from '../../../shared/s
 import { sharedRecordsOf } from '../../../shared/store/records';
 import { isOutOfTime } from '../../../shared/store/clock';
 import { guardClock, tidyOf } from './twoRuns';
+import { letNextGuardGo } from '../../../shared/writeTurn';
 import { labelOf } from './fields/adFields';
 
 /** The values Max Change % per Day bounds: what an ad spends, not its total budget. */
@@ -61,6 +62,8 @@ export async function checkDayBound(
 			`Ad ${adId} was not changed: recording the start of its day for Max Change % per Day needs a second more than this tool call has left`,
 		),
 		tidy: tidyOf(fx),
+		// While this item waits for its day record's confirmation, the next item's guard does its reads.
+		onConfirmWait: () => letNextGuardGo(fx),
 	};
 	const now = Date.now();
 	// A tool call out of time answers as its clock said; nothing was sent.
