@@ -157,6 +157,13 @@ export async function checkExample(
 	const { checks, sandbox, twin, userFolder, runtime } = setup;
 	expectation.prepare?.(sandbox);
 	expectation.prepare?.(twin);
+	// Both runs start from the same rate-limit windows, so that their requests can be compared. The
+	// examples before this one left different windows in the two sandboxes (n8n's runs and the
+	// harness's take different times), and n8n's run may be a process of its own, which knows nothing
+	// of the requests the processes before it sent: a window they filled would answer it 429 where the
+	// harness, one process that paced them all, waits instead.
+	sandbox.rateLimiter.reset();
+	twin.rateLimiter.reset();
 	// n8n's run and the harness's run of the same example each read the clock: both fall on one day.
 	await awayFromMidnight(2);
 	sandbox.clearLog();
