@@ -3,6 +3,9 @@ import { readAdList } from '../../../shared/adList';
 import { PAGE_BOUND_SLACK } from '../../../shared/constants';
 import { atEndOfWrites, itemWaitsFor } from '../../../shared/endOfWrites';
 import { perExecution } from '../../../shared/writes';
+import { callDeadline } from '../../../shared/callDeadline';
+import { realClock } from '../../../shared/store/clock';
+import { SETTLE_MS } from '../../../shared/store/records';
 import { twinsOf, type MadeAd, type TwinPorts } from './twins';
 import { lookFailed, madeTwice } from './twoRuns';
 
@@ -32,14 +35,17 @@ export function lookForTwinAfterLastWrite(
 		titleFilters: (title: string) => string[];
 	},
 ): void {
-	const batches = perExecution<Array<MadeAd & { found: Settable<unknown[]> }>>(fx, 'twinLook');
+	const batches = perExecution<Array<MadeAd & { found: Settable<unknown[]>; at: number }>>(
+		fx,
+		'twinLook',
+	);
 	let batch = batches.get('made');
 	if (!batch) {
 		batch = [];
 		batches.set('made', batch);
 	}
 	const found = settable<unknown[]>();
-	batch.push({ ...made, found });
+	batch.push({ ...made, found, at: Date.now() });
 	const mine = batch;
 	atEndOfWrites(fx, 'twinLook', async () => {
 		batches.delete('made');
@@ -53,6 +59,12 @@ export function lookForTwinAfterLastWrite(
 			},
 			detail: reads.detail,
 		};
+		// A create another run sent at the same moment is answered within a second: the look waits
+		// that long after this execution's last create, so that both runs see both ads (a tool call
+		// looks at once when the wait would pass its deadline).
+		const wait = Math.max(...mine.map((entry) => entry.at)) + SETTLE_MS - Date.now();
+		const call = callDeadline(fx);
+		if (wait > 0 && (!call || Date.now() + wait <= call.endsAt)) await realClock.sleep(wait);
 		try {
 			const twins = await twinsOf(ports, mine);
 			mine.forEach((entry, index) => entry.found.resolve(twins[index]));
