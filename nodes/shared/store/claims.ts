@@ -19,8 +19,8 @@ import { Tidy, type SharedRecords } from './records';
  * and one write, milliseconds apart), and the run whose own text is gone claims again. It then finds
  * the other run's claim, or, when a write about something else dropped its texts, gets it back.
  *
- * A run that finished the write records that it is done, so that a run claiming the same write in
- * the next minutes reads the API again first (the ad may exist now). A claim whose release was put
+ * A run that finished the write records that it is done, and only then lets go of its claim, so that
+ * a run claiming the same write in the next minutes reads the API again first (the ad may exist now). A claim whose release was put
  * back by an overlapping write is taken out again a second later (see Tidy in records.ts).
  */
 const SLOT_MS = 120_000;
@@ -211,9 +211,15 @@ function held(
 		made: true,
 		recentlyDone: made.recentlyDone,
 		release,
+		// The done text is recorded before the claim goes: a run whose list read came just before the
+		// write landed, and whose claim comes just after, then finds the claim or the done text and
+		// reads the list again, never neither.
 		done: async () => {
-			await release().catch(() => undefined);
-			await records.testAndRecord([doneText(subject, Math.floor(clock.now() / slotMs), slotMs)]);
+			try {
+				await records.testAndRecord([doneText(subject, Math.floor(clock.now() / slotMs), slotMs)]);
+			} finally {
+				await release().catch(() => undefined);
+			}
 		},
 	};
 }
