@@ -4,11 +4,16 @@
  * hourly step to settle: the runs it starts have started and ended, the trigger has polled, and no
  * request to the sandbox is open. While a run waits out the rate limit (no request open, a path at
  * its limit) and no other run is under way, the clock moves on to when the path's window frees, as
- * time would pass. Other waits (a retry's backoff) pass in real time: a jump would also fire the
- * timeouts of database connections being opened.
+ * time would pass. A run alone that waits with no request open for other reasons (the write guards'
+ * second before they look at n8n's records again) sees the clock move on a second at a time, when
+ * every n8n process is asleep (stillness.ts): no other run is there to write those records
+ * meanwhile, no work n8n times on its own clock is under way, and a second is far below any timeout
+ * of a database connection being opened. Other waits (a retry's backoff after a fault) pass in real
+ * time: a jump while requests fail would also fire the timeouts of database connections being opened.
  */
 import { REAL_RATE_LIMIT as RATE_LIMIT, type LoggedRequest } from '../../sandbox';
 import type { SimClock } from './clock';
+import { Stillness } from './stillness';
 import type { Db } from './services';
 
 export interface ExecutionRow {
@@ -26,7 +31,14 @@ export interface ExecutionRow {
 export const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A run alone and idle this long (real ms) sees the clock move on by IDLE_STEP_MS. */
+const IDLE_AFTER_MS = 300;
+const IDLE_STEP_MS = 1_000;
+
 const isFinished = (e: ExecutionRow) => FINISHED.has(e.status);
+
+/** The processes on each clock, watched for the idle steps. */
+const stillnessOf = new WeakMap<SimClock, Stillness>();
 
 export class Executions {
 	readonly all = new Map<number, ExecutionRow>();
@@ -97,6 +109,8 @@ interface StepWait {
 interface StepOutcome {
 	realMs: number;
 	nudges: number;
+	/** Seconds the clock moved on for a run alone and idle. */
+	idleSteps: number;
 	timedOut: boolean;
 	/** What was still awaited when the step timed out. */
 	waitingFor: string[];
@@ -120,9 +134,16 @@ export async function settle(
 ): Promise<StepOutcome> {
 	const began = Date.now();
 	let nudges = 0;
+	let idleSteps = 0;
 	let lastNudge = 0;
 	const phases: StepOutcome['phases'] = {};
+	let still = stillnessOf.get(clock);
+	if (!still) {
+		still = new Stillness(clock.file);
+		stillnessOf.set(clock, still);
+	}
 	for (;;) {
+		still.sample();
 		const runs = (await executions.refresh()).filter((e) => e.id > before);
 		const elapsed = Date.now() - began;
 		if (wait.requests.length > wait.requestsBefore) phases.firstRequest ??= elapsed;
@@ -152,11 +173,19 @@ export async function settle(
 					wait.requests.slice(wait.requestsBefore).every((r) => !isTriggerPoll(r)))) ||
 			Date.now() - began > RATE_LIMIT.windowSeconds * 1000 + 10_000;
 		if (!missing.length && polled && !unfinished.length && quiet)
-			return { realMs: Date.now() - began, nudges, timedOut: false, waitingFor: [], phases };
+			return {
+				realMs: Date.now() - began,
+				nudges,
+				idleSteps,
+				timedOut: false,
+				waitingFor: [],
+				phases,
+			};
 		if (Date.now() - began > wait.timeoutMs) {
 			return {
 				realMs: Date.now() - began,
 				nudges,
+				idleSteps,
 				timedOut: true,
 				phases,
 				waitingFor: [
@@ -198,6 +227,25 @@ export async function settle(
 			clock.jumpTo(clock.now() + RATE_LIMIT.windowSeconds * 1000);
 			wait.wake();
 			nudges += 1;
+			lastNudge = Date.now();
+		} else if (
+			// One run left, no path at its limit, no fault this hour, no request open or just ended, and
+			// no process working: it waits on a timer of its own (a write guard's second), which the
+			// clock brings forward.
+			unfinished.length === 1 &&
+			!missing.length &&
+			paced === undefined &&
+			!faulted &&
+			unfinished[0].workflowId !== wait.pacedFlowId &&
+			clock.idleFor(IDLE_AFTER_MS) &&
+			Date.now() - lastNudge > IDLE_AFTER_MS &&
+			// Every n8n process asleep: none used the CPU meanwhile, and none runs at this moment.
+			still.stillFor(IDLE_AFTER_MS) &&
+			still.asleepNow()
+		) {
+			clock.advance(IDLE_STEP_MS);
+			wait.wake();
+			idleSteps += 1;
 			lastNudge = Date.now();
 		}
 		await sleep(100);

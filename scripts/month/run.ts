@@ -96,7 +96,7 @@ async function main(): Promise<number> {
 		let putLost = false;
 		const recorder = new Recorder(m, executions, SNAPSHOTS);
 		const faults: FaultRecord[] = [];
-		const steps = { count: 0, timedOut: [] as string[], nudges: 0, realMs: 0 };
+		const steps = { count: 0, timedOut: [] as string[], nudges: 0, idleSteps: 0, realMs: 0 };
 
 		console.log(`\n▶ ${DAYS * 24} hourly steps`);
 		let hours = 0;
@@ -152,11 +152,12 @@ async function main(): Promise<number> {
 				);
 			steps.count += 1;
 			steps.nudges += outcome.nudges;
+			steps.idleSteps += outcome.idleSteps;
 			steps.realMs += outcome.realMs;
 			const label = new Date(hourStart).toISOString().slice(0, 13);
 			if (args.includes('--verbose'))
 				console.log(
-					`  ${label}h settled in ${seconds(outcome.realMs)} (first request ${outcome.phases.firstRequest ?? '-'} ms, runs listed ${outcome.phases.allListed ?? '-'} ms, ended ${outcome.phases.allEnded ?? '-'} ms), ${outcome.nudges} pacing jumps, executions ${executions
+					`  ${label}h settled in ${seconds(outcome.realMs)} (first request ${outcome.phases.firstRequest ?? '-'} ms, runs listed ${outcome.phases.allListed ?? '-'} ms, ended ${outcome.phases.allEnded ?? '-'} ms), ${outcome.nudges} pacing jumps, ${outcome.idleSteps} idle seconds, executions ${executions
 						.since(before)
 						.map((e) => `#${e.id} ${e.status}`)
 						.join(' ')}`,

@@ -53,7 +53,14 @@ export async function buildReport(input: {
 	recorder: Recorder;
 	watch: WriteWatch;
 	balances: BalanceWatch;
-	steps: { count: number; timedOut: string[]; nudges: number; realMs: number };
+	steps: {
+		count: number;
+		timedOut: string[];
+		nudges: number;
+		/** Seconds the clock moved on while a run alone waited on a timer of its own. */
+		idleSteps: number;
+		realMs: number;
+	};
 }) {
 	const { month: m, hours, startMs, executions, faults, recorder } = input;
 	const endMs = startMs + Math.ceil(hours / 24) * DAY;
@@ -211,6 +218,7 @@ export async function buildReport(input: {
 			start: new Date(startMs).toISOString(),
 			steps: input.steps.count,
 			nudges: input.steps.nudges,
+			idleSeconds: input.steps.idleSteps,
 			jumps: m.clock.jumps,
 			stepsTimedOut: input.steps.timedOut,
 			settleRealSeconds: Math.round(input.steps.realMs / 1000),
