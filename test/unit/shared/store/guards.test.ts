@@ -65,6 +65,41 @@ describe('a claim', () => {
 		expect((await claim(recordsOf(model), 'create|ad', { clock })).made).toBe(true);
 	});
 
+	test('of a run that made its ad: a claim between any two of its last calls finds the claim or the done text', async () => {
+		// Another run read the list just before this run's create was answered, and claims between
+		// two calls of this run's `done`: it must stand back, or know to read the list again.
+		for (let point = 0; point < 3; point++) {
+			const model = new RecordsModel();
+			const clock = new ManualClock(T0);
+			let armed = false;
+			let after = 0;
+			const seen: Array<{ made: boolean; recentlyDone: boolean }> = [];
+			const between = async () => {
+				if (armed && after++ === point)
+					seen.push(await claim(recordsOf(model), 'create|ad', { clock }));
+			};
+			const records: SharedRecords = {
+				testAndRecord: async (texts) => {
+					const found = await recordsOf(model).testAndRecord(texts);
+					await between();
+					return found;
+				},
+				forget: async (texts) => {
+					await recordsOf(model).forget(texts);
+					await between();
+				},
+			};
+			const mine = await claim(records, 'create|ad', { clock });
+			expect(mine.made).toBe(true);
+			armed = true;
+			await mine.done();
+			// Past this run's last call: the claim comes after it.
+			if (seen.length === 0) seen.push(await claim(recordsOf(model), 'create|ad', { clock }));
+			expect(seen).toHaveLength(1);
+			expect(seen[0].made ? seen[0].recentlyDone : true).toBe(true);
+		}
+	});
+
 	test('of a run that died lapses within two slots', async () => {
 		const model = new RecordsModel();
 		const clock = new ManualClock(T0);
