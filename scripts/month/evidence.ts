@@ -28,6 +28,12 @@ export function monthEvidence(report: MonthReport, n8nVersion: string): Evidence
 			figure('RSS growth, largest of the processes', `${report.memory.growth}x`),
 			figure('live heap growth, largest of the processes', `${report.memory.heapGrowth}x`),
 			figure("trigger's stored state at the end", `${report.triggerStateBytes} bytes`),
+			// The real time depends on these: simulated time the clock skipped while n8n only waited.
+			figure('clock jumps while one run alone waited out the rate limit', report.clock.nudges),
+			figure(
+				'one-second clock steps while one run alone waited on a timer and every n8n process slept',
+				report.clock.idleSeconds,
+			),
 		],
 		days: {
 			memory: Object.fromEntries(

@@ -19,6 +19,7 @@ const report = {
 	api: { requests: 22875, signIns: 7, refreshes: 787 },
 	memory: { growth: 1.129, heapGrowth: 1.036 },
 	triggerStateBytes: 60264,
+	clock: { nudges: 150, idleSeconds: 1332 },
 	memoryReadings: {
 		main: [
 			{ day: 1, rssMb: 480, heapMb: 200, rssAfterGcMb: 400 },
@@ -51,6 +52,10 @@ describe("the month's evidence", () => {
 		expect(evidence.figures).toContainEqual({
 			what: 'live heap growth, largest of the processes',
 			figure: '1.036x',
+		});
+		expect(evidence.figures).toContainEqual({
+			what: 'one-second clock steps while one run alone waited on a timer and every n8n process slept',
+			figure: '1332',
 		});
 	});
 
