@@ -239,9 +239,10 @@ export async function settle(
 			unfinished[0].workflowId !== wait.pacedFlowId &&
 			clock.idleFor(IDLE_AFTER_MS) &&
 			Date.now() - lastNudge > IDLE_AFTER_MS &&
-			// Every n8n process asleep: none used the CPU meanwhile, and none runs at this moment.
+			// Every n8n process asleep: none used the CPU meanwhile, and a last look right before the
+			// step finds none running.
 			still.stillFor(IDLE_AFTER_MS) &&
-			still.asleepNow()
+			still.sample()
 		) {
 			clock.advance(IDLE_STEP_MS);
 			wait.wake();

@@ -34,7 +34,6 @@ export class Stillness {
 	private readonly onClock = new Map<number, boolean>();
 	private readonly ticks = new Map<number, number>();
 	private stillSince = Date.now();
-	private running = false;
 
 	constructor(private readonly clockFile: string) {}
 
@@ -75,18 +74,12 @@ export class Stillness {
 			this.ticks.set(pid, now.ticks);
 			running ||= now.running;
 		}
-		this.running = running;
 		if (moved || running) this.stillSince = Date.now();
 		return !moved && !running;
 	}
 
-	/** No process on the clock used the CPU for `ms` (real), and none was running at the last sample. */
+	/** No process on the clock used the CPU, or was running, at any sample of the last `ms` (real). */
 	stillFor(ms: number): boolean {
-		return !this.running && Date.now() - this.stillSince >= ms;
-	}
-
-	/** Looks once more, right before a step: whether every process on the clock is asleep now. */
-	asleepNow(): boolean {
-		return this.sample();
+		return Date.now() - this.stillSince >= ms;
 	}
 }

@@ -20,8 +20,9 @@ import { Tidy, type SharedRecords } from './records';
  * the other run's claim, or, when a write about something else dropped its texts, gets it back.
  *
  * A run that finished the write records that it is done, and only then lets go of its claim, so that
- * a run claiming the same write in the next minutes reads the API again first (the ad may exist now). A claim whose release was put
- * back by an overlapping write is taken out again a second later (see Tidy in records.ts).
+ * a run claiming the same write in the next minutes reads the API again first (the ad may exist now).
+ * A claim whose release was put back by an overlapping write is taken out again a second later (see
+ * Tidy in records.ts).
  */
 const SLOT_MS = 120_000;
 /** Claims tried at most when each one made is dropped again by an overlapping write. */
